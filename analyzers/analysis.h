@@ -1,0 +1,89 @@
+#pragma once
+// The analyzers' front door: source text (+ its project) in, Findings out. Used the same way by
+// the CLI (`kernel-lsp lint`) and the language server. Knows nothing of LSP or JSON-RPC.
+//
+// Threading: an Analyzer may be called from several threads at once for different files (and
+// for the same file; the parse cache serialises per file). Cost: the first analysis of a file
+// parses its device side once (or once per target arch when the user's code tests
+// __CUDA_ARCH__); later analyses of the same file reuse a precompiled preamble.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/finding.h"
+#include "analyzers/model/unit_facts.h"
+#include "analyzers/project/build_config.h"
+#include "analyzers/project/capability.h"
+#include "support/cancellation.h"
+
+namespace kl::analyzers {
+
+struct AnalysisSettings {
+  std::optional<std::filesystem::path> cuda_path;  // else CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda
+  std::vector<std::string> extra_flags;            // appended to the clang command line
+  std::vector<Capability> arch_override;           // --arch: replaces build.toml's list
+  std::vector<Capability> default_archs;           // used when no build.toml applies (else builder default)
+  std::map<std::string, Severity> severity_overrides;
+  std::set<std::string> disabled_rules;
+  uint32_t assumed_pointer_alignment = 256;  // bytes; kernel pointer parameters
+  bool use_compile_commands = true;          // read compile_commands.json when one is found
+  bool cache_parses = false;                 // keep ASTs for fast re-analysis (the server sets it)
+};
+
+struct StageTiming {
+  std::string stage;  // "toolkit", "build.toml", "parse sm_90", "model", "rules"
+  double milliseconds = 0;
+};
+
+// Where the list of target architectures came from, for messages and hovers.
+struct ArchSelection {
+  std::vector<Capability> archs;
+  std::string origin;  // "build.toml", "--arch", "settings", "default for CUDA 13.0"
+  std::optional<Location> origin_location;  // the cuda-capabilities array in build.toml
+};
+
+struct FileAnalysis {
+  std::vector<Finding> findings;  // suppressions applied, sorted by position
+  std::vector<StageTiming> timings;
+  ArchSelection archs;
+  std::optional<std::filesystem::path> build_toml;  // the one that applies, if any
+  std::vector<std::string> missing_headers;         // #includes that could not be found
+  UnitFacts facts;                                  // from the parse for the highest arch
+  bool cancelled = false;
+};
+
+class Analyzer {
+ public:
+  explicit Analyzer(AnalysisSettings settings);
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+
+  // Analyse a .cu/.cuh (or .cpp/.h inside a kernel project) whose current text is `text`.
+  // `project` overrides build.toml discovery (the server passes the editor's unsaved copy).
+  FileAnalysis analyze_source(const std::filesystem::path& file, std::string_view text,
+                              const CancellationToken* cancel = nullptr,
+                              const BuildConfigParse* project = nullptr);
+
+  // Problems in a build.toml itself: syntax, schema, and arch-unsupported.
+  std::vector<Finding> analyze_build_toml(const std::filesystem::path& file, std::string_view text);
+
+  // Drop cached parses of one file (closed in the editor) or of all.
+  void forget(const std::filesystem::path& file);
+  void forget_all();
+
+  const AnalysisSettings& settings() const;
+  // The toolkit in use, or a message saying why none was found.
+  std::string toolkit_description() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace kl::analyzers

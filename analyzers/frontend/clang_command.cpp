@@ -1,0 +1,91 @@
+#include "analyzers/frontend/clang_command.h"
+
+#include <array>
+
+#include "support/fs_paths.h"
+
+#ifndef KERNEL_LSP_CLANG_RESOURCE_DIR
+#define KERNEL_LSP_CLANG_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"
+#endif
+
+namespace kl::analyzers {
+
+namespace {
+// CUDA archs clang 19 accepts for --cuda-gpu-arch that CUDA 13 can also target.
+constexpr std::array<int, 6> kClangKnownSms = {75, 80, 86, 87, 89, 90};
+}  // namespace
+
+std::string clang_gpu_arch(const Capability& capability, bool& needs_macro_override) {
+  int sm = capability.number();
+  int chosen = 0;
+  for (int known : kClangKnownSms)
+    if (known <= sm) chosen = known;
+  if (chosen == 0) chosen = kClangKnownSms.front();
+  bool is_90a = chosen == 90 && sm == 90 && capability.variant == ArchVariant::Specific;
+  needs_macro_override = chosen != sm || capability.variant != ArchVariant::Plain;
+  return "sm_" + std::to_string(chosen) + (is_90a ? "a" : "");
+}
+
+std::vector<std::pair<std::string, std::string>> nvcc_arch_macros(const Capability& capability) {
+  std::string value = std::to_string(capability.cuda_arch_macro());
+  std::vector<std::pair<std::string, std::string>> macros = {{"__CUDA_ARCH__", value},
+                                                             {"__CUDA_ARCH_LIST__", value}};
+  if (capability.variant == ArchVariant::Specific) {
+    macros.emplace_back("__CUDA_ARCH_FEAT_SM" + std::to_string(capability.number()) + "_ALL", "1");
+    macros.emplace_back("__CUDA_ARCH_SPECIFIC__", value);
+    macros.emplace_back("__CUDA_ARCH_FAMILY_SPECIFIC__", value);
+  } else if (capability.variant == ArchVariant::Family) {
+    macros.emplace_back("__CUDA_ARCH_FAMILY_SPECIFIC__", value);
+  }
+  return macros;
+}
+
+std::filesystem::path default_shim_dir() {
+  if (auto found = find_resource("analyzers/frontend/shims")) return *found;
+  return {};
+}
+
+std::filesystem::path default_resource_dir() { return KERNEL_LSP_CLANG_RESOURCE_DIR; }
+
+std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
+                                              const Capability& capability) {
+  bool override_macros = false;
+  std::string gpu_arch = clang_gpu_arch(capability, override_macros);
+  std::vector<std::string> argv = {
+      "clang++",
+      "-x", "cuda",
+      "--cuda-device-only",
+      "--cuda-gpu-arch=" + gpu_arch,
+      "-nocudalib",
+      "-fsyntax-only",
+      "-std=c++17",
+      "-ferror-limit=0",
+      "-Wno-unknown-cuda-version",
+      "-Wno-unknown-attributes",
+      "-Wno-ignored-attributes",
+      "-Wno-pragma-once-outside-header",
+      "-resource-dir=" + inputs.resource_dir.string(),
+  };
+  if (!inputs.cuda_root.empty()) argv.push_back("--cuda-path=" + inputs.cuda_root.string());
+  if (!inputs.shim_dir.empty()) {
+    argv.push_back("-isystem");
+    argv.push_back(inputs.shim_dir.string());
+    if (!inputs.cuda_root.empty()) {
+      argv.push_back("-include");
+      argv.push_back("kernel_lsp_launch_shim.h");
+    }
+  }
+  // Always state what nvcc would define; for archs clang knows this is a no-op redefinition,
+  // for the rest it is what makes `#if __CUDA_ARCH__ >= 1000` see the right value.
+  for (const auto& [name, value] : nvcc_arch_macros(capability)) {
+    if (name == "__CUDA_ARCH__" && !override_macros) continue;
+    argv.push_back("-U" + name);
+    argv.push_back("-D" + name + "=" + value);
+  }
+  argv.insert(argv.end(), inputs.project_flags.begin(), inputs.project_flags.end());
+  argv.insert(argv.end(), inputs.extra_flags.begin(), inputs.extra_flags.end());
+  argv.push_back(inputs.file.string());
+  return argv;
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,38 @@
+#pragma once
+// The clang command line that parses the device side of one file for one target architecture.
+// clang 19 knows CUDA archs up to sm_90a; for newer ones (sm_100, sm_120, ...) we parse as the
+// nearest older arch clang knows and redefine __CUDA_ARCH__ and the arch-feature macros the way
+// nvcc defines them, so #if guards in user code see what nvcc would see.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyzers/project/capability.h"
+
+namespace kl::analyzers {
+
+struct ClangCommandInputs {
+  std::filesystem::path file;
+  std::filesystem::path cuda_root;
+  std::filesystem::path shim_dir;       // headers CUDA 13 removed but clang 19 still includes
+  std::filesystem::path resource_dir;   // clang's own headers (__clang_cuda_runtime_wrapper.h)
+  std::vector<std::string> project_flags;  // from compile_commands.json, translated
+  std::vector<std::string> extra_flags;    // from settings
+};
+
+// argv for clang's driver (program name first), ending with the file name.
+std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
+                                              const Capability& capability);
+
+// The arch clang parses as ("sm_90a"), and whether macros must be redefined on top of it.
+std::string clang_gpu_arch(const Capability& capability, bool& needs_macro_override);
+
+// The macros nvcc defines for `capability` (name -> value), e.g. __CUDA_ARCH__=900,
+// __CUDA_ARCH_FEAT_SM90_ALL=1, __CUDA_ARCH_SPECIFIC__=900.
+std::vector<std::pair<std::string, std::string>> nvcc_arch_macros(const Capability& capability);
+
+// Resource folders found at run time: shim headers and clang's resource dir.
+std::filesystem::path default_shim_dir();
+std::filesystem::path default_resource_dir();
+
+}  // namespace kl::analyzers

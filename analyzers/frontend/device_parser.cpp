@@ -1,0 +1,295 @@
+#include "analyzers/frontend/device_parser.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Lex/Lexer.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <chrono>
+#include <mutex>
+
+#include "analyzers/frontend/preamble_cache.h"
+
+namespace kl::analyzers {
+
+// ---------------------------------------------------------------------------------------------
+// SourceView
+
+SourceView::SourceView(const clang::SourceManager& sources, std::string main_file_name)
+    : sources_(sources), main_file_name_(std::move(main_file_name)) {}
+
+bool SourceView::is_user_location(clang::SourceLocation location) const {
+  if (location.isInvalid()) return false;
+  clang::SourceLocation expansion = sources_.getExpansionLoc(location);
+  if (sources_.isInSystemHeader(expansion)) return false;
+  clang::FileID file = sources_.getFileID(expansion);
+  if (file.isInvalid()) return false;
+  // Scratch buffers and <built-in> have no file entry.
+  return sources_.getFileEntryRefForID(file).has_value();
+}
+
+bool SourceView::is_main_file(clang::SourceLocation location) const {
+  if (location.isInvalid()) return false;
+  return sources_.isWrittenInMainFile(sources_.getExpansionLoc(location));
+}
+
+Location SourceView::location_of(clang::SourceLocation location) const {
+  return location_of(clang::SourceRange(location, location));
+}
+
+Location SourceView::location_of(clang::SourceRange range) const {
+  Location out;
+  clang::SourceLocation begin = sources_.getExpansionLoc(range.getBegin());
+  clang::SourceLocation end = sources_.getExpansionRange(range.getEnd()).getEnd();
+  if (begin.isInvalid()) return out;
+  clang::FileID file = sources_.getFileID(begin);
+  if (auto entry = sources_.getFileEntryRefForID(file)) {
+    out.file = sources_.getFileManager().getCanonicalName(*entry).str();
+    if (sources_.isWrittenInMainFile(begin)) out.file = main_file_name_;
+  }
+  out.range.start.line = sources_.getSpellingLineNumber(begin) - 1;
+  out.range.start.column = sources_.getSpellingColumnNumber(begin) - 1;
+  if (end.isValid() && sources_.getFileID(end) == file) {
+    unsigned token_length =
+        clang::Lexer::MeasureTokenLength(end, sources_, clang::LangOptions());
+    out.range.end.line = sources_.getSpellingLineNumber(end) - 1;
+    out.range.end.column = sources_.getSpellingColumnNumber(end) - 1 + token_length;
+  } else {
+    out.range.end = out.range.start;
+  }
+  if (out.range.end < out.range.start) out.range.end = out.range.start;
+  return out;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Preprocessor observation: missing headers and whether user code reads arch macros.
+
+bool is_arch_macro(llvm::StringRef name) {
+  return name.starts_with("__CUDA_ARCH") || name.starts_with("NV_IF_") ||
+         name == "NV_DISPATCH_TARGET" || name == "__CUDA_MINIMUM_ARCH__";
+}
+
+class PreprocessorObserver : public clang::PPCallbacks {
+ public:
+  PreprocessorObserver(const clang::SourceManager& sources, ParseOutcome& outcome,
+                       const std::vector<std::string>& watched_macros, std::string main_file)
+      : sources_(sources), outcome_(outcome), watched_(watched_macros), view_(sources, std::move(main_file)) {}
+
+  bool FileNotFound(llvm::StringRef file_name) override {
+    outcome_.missing_headers.push_back(file_name.str());
+    return true;  // skip it and keep parsing
+  }
+
+  void MacroExpands(const clang::Token& name, const clang::MacroDefinition&, clang::SourceRange range,
+                    const clang::MacroArgs*) override {
+    note(name.getIdentifierInfo(), range.getBegin());
+    if (const clang::IdentifierInfo* id = name.getIdentifierInfo(); id && !watched_.empty()) {
+      llvm::StringRef spelled = id->getName();
+      for (const auto& watched : watched_) {
+        if (spelled == watched && is_user(range.getBegin())) {
+          outcome_.watched_macro_uses.emplace_back(watched, view_.location_of(name.getLocation()));
+          break;
+        }
+      }
+    }
+  }
+  void Defined(const clang::Token& name, const clang::MacroDefinition&, clang::SourceRange range) override {
+    note(name.getIdentifierInfo(), range.getBegin());
+  }
+  void Ifdef(clang::SourceLocation loc, const clang::Token& name, const clang::MacroDefinition&) override {
+    note(name.getIdentifierInfo(), loc);
+  }
+  void Ifndef(clang::SourceLocation loc, const clang::Token& name, const clang::MacroDefinition&) override {
+    note(name.getIdentifierInfo(), loc);
+  }
+  // `#if __CUDA_ARCH_FEAT_SM90_ALL` with the macro undefined expands nothing: read the text.
+  void If(clang::SourceLocation loc, clang::SourceRange condition, ConditionValueKind) override {
+    note_condition(loc, condition);
+  }
+  void Elif(clang::SourceLocation loc, clang::SourceRange condition, ConditionValueKind,
+            clang::SourceLocation) override {
+    note_condition(loc, condition);
+  }
+
+ private:
+  bool is_user(clang::SourceLocation loc) const {
+    if (loc.isInvalid()) return false;
+    clang::SourceLocation expansion = sources_.getExpansionLoc(loc);
+    return !sources_.isInSystemHeader(expansion) &&
+           sources_.getFileEntryRefForID(sources_.getFileID(expansion)).has_value();
+  }
+  void note(const clang::IdentifierInfo* name, clang::SourceLocation loc) {
+    if (outcome_.arch_dependent || !name) return;
+    if (is_arch_macro(name->getName()) && is_user(loc)) outcome_.arch_dependent = true;
+  }
+  void note_condition(clang::SourceLocation loc, clang::SourceRange condition) {
+    if (outcome_.arch_dependent || !is_user(loc)) return;
+    bool invalid = false;
+    llvm::StringRef text = clang::Lexer::getSourceText(
+        clang::CharSourceRange::getCharRange(condition), sources_, clang::LangOptions(), &invalid);
+    if (!invalid && (text.contains("__CUDA_ARCH") || text.contains("NV_PROVIDES") ||
+                     text.contains("NV_IS_DEVICE")))
+      outcome_.arch_dependent = true;
+  }
+
+  const clang::SourceManager& sources_;
+  ParseOutcome& outcome_;
+  std::vector<std::string> watched_;
+  SourceView view_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics: keep errors in user files, drop the rest (CUDA's headers warn a lot).
+
+class CollectingDiagnostics : public clang::DiagnosticConsumer {
+ public:
+  CollectingDiagnostics(ParseOutcome& outcome, std::string main_file)
+      : outcome_(outcome), main_file_(std::move(main_file)) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error || outcome_.errors.size() >= 500) return;
+    if (!info.hasSourceManager() || info.getLocation().isInvalid()) return;
+    const clang::SourceManager& sources = info.getSourceManager();
+    clang::SourceLocation loc = sources.getExpansionLoc(info.getLocation());
+    if (sources.isInSystemHeader(loc)) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    // Missing headers are reported once, as missing_headers, not as errors.
+    if (llvm::StringRef(message).contains("file not found")) return;
+    SourceView view(sources, main_file_);
+    outcome_.errors.push_back({view.location_of(loc), message.str().str(), true});
+  }
+
+ private:
+  ParseOutcome& outcome_;
+  std::string main_file_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The action: observe the preprocessor, then run the visitor on the finished AST.
+
+class VisitingConsumer : public clang::ASTConsumer {
+ public:
+  VisitingConsumer(const AstVisitor& visitor, std::string main_file, const CancellationToken* cancel)
+      : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel) {}
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (cancel_ && cancel_->is_cancelled()) return;
+    SourceView view(context.getSourceManager(), main_file_);
+    visitor_(context, view);
+  }
+
+ private:
+  const AstVisitor& visitor_;
+  std::string main_file_;
+  const CancellationToken* cancel_;
+};
+
+class DeviceParseAction : public clang::ASTFrontendAction {
+ public:
+  DeviceParseAction(const AstVisitor& visitor, ParseOutcome& outcome, std::string main_file,
+                    const std::vector<std::string>& watched_macros, const CancellationToken* cancel)
+      : visitor_(visitor), outcome_(outcome), main_file_(std::move(main_file)), watched_(watched_macros),
+        cancel_(cancel) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
+                                                        llvm::StringRef) override {
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<PreprocessorObserver>(ci.getSourceManager(), outcome_, watched_, main_file_));
+    return std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_);
+  }
+
+ private:
+  const AstVisitor& visitor_;
+  ParseOutcome& outcome_;
+  std::string main_file_;
+  const std::vector<std::string>& watched_;
+  const CancellationToken* cancel_;
+};
+
+}  // namespace
+
+std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::SourceManager& sources,
+                                                               ParseOutcome& outcome,
+                                                               const std::vector<std::string>& watched_macros,
+                                                               const std::string& main_file) {
+  return std::make_unique<PreprocessorObserver>(sources, outcome, watched_macros, main_file);
+}
+
+Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
+                                       const std::filesystem::path& file, std::string_view text,
+                                       const AstVisitor& visitor,
+                                       const std::vector<std::string>& watched_macros,
+                                       const CancellationToken* cancel,
+                                       PreambleCache* preambles) {
+  auto started = std::chrono::steady_clock::now();
+  ParseOutcome outcome;
+  if (cancel && cancel->is_cancelled()) return make_error("cancelled");
+
+  std::vector<const char*> args;
+  args.reserve(argv.size());
+  for (const auto& a : argv) args.push_back(a.c_str());
+
+  auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  std::string main_file = file.string();
+  CollectingDiagnostics collector(outcome, main_file);
+  // Diagnostics from building the invocation (unknown flags) go to a throwaway engine.
+  clang::IgnoringDiagConsumer ignore;
+  auto setup_diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
+  clang::CreateInvocationOptions invocation_options;
+  invocation_options.Diags = setup_diags;
+  invocation_options.RecoverOnError = true;
+  invocation_options.ProbePrecompiled = false;
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(args, invocation_options);
+  if (!invocation) return make_error("clang could not build a command line to parse " + main_file);
+  invocation->getFrontendOpts().DisableFree = false;
+  invocation->getDiagnosticOpts().ShowColors = false;
+  // Without carets clang also skips its "N errors generated" line on stderr.
+  invocation->getDiagnosticOpts().ShowCarets = false;
+
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), main_file);
+  auto vfs = llvm::vfs::getRealFileSystem();
+
+  auto ci = std::make_unique<clang::CompilerInstance>();
+  if (preambles) {
+    outcome.preamble_reused =
+        preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel);
+  }
+  invocation->getPreprocessorOpts().addRemappedFile(main_file, buffer.release());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
+  ci->setInvocation(std::move(invocation));
+  ci->createDiagnostics(&collector, /*ShouldOwnClient=*/false);
+  if (!ci->hasDiagnostics()) return make_error("clang could not set up diagnostics");
+  // Keep going after errors: a half-understood file still has device code worth checking.
+  ci->getDiagnostics().setFatalsAsError(true);
+  ci->getDiagnostics().setErrorLimit(0);
+  ci->createFileManager(vfs);
+
+  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel);
+  bool ran = false;
+  try {
+    ran = ci->ExecuteAction(action);
+  } catch (const std::exception& e) {
+    return make_error(std::string("clang failed while parsing ") + main_file + ": " + e.what());
+  }
+  (void)ran;  // errors in user code still leave a usable AST; they are in outcome.errors
+  outcome.parse_milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  if (cancel && cancel->is_cancelled()) return make_error("cancelled");
+  return outcome;
+}
+
+}  // namespace kl::analyzers

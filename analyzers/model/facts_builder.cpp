@@ -1,0 +1,40 @@
+#include "analyzers/model/facts_builder.h"
+
+#include <regex>
+
+#include "analyzers/data/feature_table.h"
+#include "analyzers/frontend/device_parser.h"
+#include "analyzers/model/feature_collector.h"
+#include "analyzers/model/kernel_inventory.h"
+
+namespace kl::analyzers {
+
+void build_unit_facts(clang::ASTContext& context, const SourceView& view, const FeatureTable& features,
+                      const ModelOptions& options, UnitFacts& facts) {
+  (void)options;
+  facts.feature_uses = collect_feature_uses(context, view, features);
+  KernelInventory inventory = collect_kernel_inventory(context, view);
+  facts.kernels = std::move(inventory.kernels);
+  facts.launches = std::move(inventory.launches);
+  facts.shared_opt_ins = std::move(inventory.shared_opt_ins);
+}
+
+void add_preprocessor_facts(const ParseOutcome& outcome, const FeatureTable& features, UnitFacts& facts) {
+  for (const auto& [name, location] : outcome.watched_macro_uses) {
+    for (const Feature* feature : features.match_macro(name)) facts.feature_uses.push_back({feature->id, name, location, ""});
+  }
+  static const std::regex undeclared(R"(use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)')");
+  for (const auto& error : outcome.errors) {
+    std::smatch m;
+    if (!std::regex_search(error.message, m, undeclared)) continue;
+    std::string name = m[1];
+    for (const Feature* feature : features.match_function(name, "")) {
+      Location location = error.location;
+      location.range.end = location.range.start;
+      location.range.end.column += static_cast<uint32_t>(name.size());
+      facts.feature_uses.push_back({feature->id, name, location, ""});
+    }
+  }
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,72 @@
+#pragma once
+// What the model layer extracts from one parse of a translation unit for one target arch:
+// plain data that rules read. Everything here is in the user's files (never CUDA's or clang's
+// headers); locations are 0-based lines and UTF-8 columns.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/finding.h"
+
+namespace kl::analyzers {
+
+// A use of something that needs a minimum architecture (see data/features.toml).
+struct FeatureUse {
+  std::string feature_id;  // key into the FeatureTable
+  std::string spelling;    // what the source says: "__reduce_add_sync", "cp.async.ca.shared.global"
+  Location location;       // the exact range of the use
+  std::string function;    // enclosing device function, for messages
+};
+
+struct SharedVariable {
+  std::string name;
+  Location location;
+  uint64_t bytes = 0;           // 0 for extern (dynamic) arrays
+  bool is_dynamic = false;      // extern __shared__ T x[];
+  uint64_t declared_alignment = 0;  // __align__(N) / alignas; 0 when not written
+};
+
+struct KernelInfo {
+  std::string name;           // as written; templates by their pattern name
+  std::string qualified_name;
+  Location location;          // the kernel's name in its declaration
+  Range body_range;           // whole definition, for hovers and symbols
+  std::optional<uint32_t> max_threads_per_block;  // __launch_bounds__(N, ...)
+  std::optional<uint32_t> min_blocks_per_sm;
+  std::vector<SharedVariable> shared_variables;   // __shared__ declared in the body
+  uint64_t static_shared_bytes = 0;                // sum of the non-extern ones
+};
+
+// kernel<<<grid, block, dynamic_smem, stream>>>(...) or cudaLaunchKernel*/cudaLaunchKernelEx.
+struct LaunchSite {
+  std::string kernel_name;
+  Location location;
+  std::optional<uint64_t> dynamic_shared_bytes;  // when a constant
+  Range dynamic_shared_range;                    // the expression, when present
+  std::optional<uint32_t> block_x, block_y, block_z;  // when constants
+};
+
+// cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)
+struct SharedMemoryOptIn {
+  std::string kernel_name;
+  Location location;
+  std::optional<uint64_t> bytes;
+};
+
+// Assumptions the model makes where the code says nothing.
+struct ModelOptions {
+  uint32_t assumed_pointer_alignment = 256;  // bytes, for kernel pointer parameters
+};
+
+// One parse = one set of facts. `arch_dependent` says whether the user's own code tests
+// __CUDA_ARCH__ (or another arch macro); if not, one parse serves every target arch.
+struct UnitFacts {
+  std::vector<FeatureUse> feature_uses;
+  std::vector<KernelInfo> kernels;
+  std::vector<LaunchSite> launches;
+  std::vector<SharedMemoryOptIn> shared_opt_ins;
+  bool arch_dependent = false;
+};
+
+}  // namespace kl::analyzers

@@ -1,0 +1,66 @@
+// Queries on the project model that do not depend on how build.toml was read.
+#include "analyzers/project/build_config.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace kl::analyzers {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path normalised_absolute(const fs::path& path) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  return (error ? path : absolute).lexically_normal();
+}
+
+// "csrc/", "./csrc" and "csrc" all name the same folder.
+fs::path normalised_relative(const std::string& entry) {
+  fs::path path = fs::path(entry).lexically_normal();
+  if (!path.empty() && !path.has_filename()) path = path.parent_path();
+  return path;
+}
+
+// True when `relative` is `entry` or lies inside the folder `entry`.
+bool entry_covers(const fs::path& entry, const fs::path& relative) {
+  if (entry.empty() || entry == ".") return true;  // `src = ["."]`: the whole project
+  auto e = entry.begin();
+  auto r = relative.begin();
+  for (; e != entry.end(); ++e, ++r)
+    if (r == relative.end() || *e != *r) return false;
+  return true;
+}
+
+bool lists_source(const KernelSection& kernel, const fs::path& relative) {
+  if (relative.empty() || *relative.begin() == "..") return false;  // outside the project
+  return std::any_of(kernel.src.begin(), kernel.src.end(), [&](const std::string& entry) {
+    return entry_covers(normalised_relative(entry), relative);
+  });
+}
+
+std::vector<const KernelSection*> cuda_kernels_listing(const std::vector<KernelSection>& kernels,
+                                                       const fs::path& relative) {
+  std::vector<const KernelSection*> found;
+  for (const KernelSection& kernel : kernels)
+    if (kernel.backend == "cuda" && lists_source(kernel, relative)) found.push_back(&kernel);
+  return found;
+}
+
+}  // namespace
+
+std::vector<const KernelSection*> BuildConfig::kernels_for_source(
+    const fs::path& source) const {
+  const fs::path project = normalised_absolute(project_dir());
+  auto found = cuda_kernels_listing(kernels, normalised_absolute(source).lexically_relative(project));
+  if (!found.empty()) return found;
+  // The same file reached through a symbolic link (e.g. /tmp -> /private/tmp).
+  std::error_code error;
+  const fs::path real_project = fs::weakly_canonical(project, error);
+  if (error) return found;
+  const fs::path real_source = fs::weakly_canonical(source, error);
+  if (error) return found;
+  return cuda_kernels_listing(kernels, real_source.lexically_relative(real_project));
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,339 @@
+// [general] and its sub-tables: the identity of the kernel (name, version, license), the edition
+// that decides how the rest is read, the backends, and the dependencies.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <climits>
+
+#include "analyzers/project/build_toml_editions.h"
+#include "analyzers/project/build_toml_sections.h"
+#include "analyzers/project/build_toml_spelling.h"
+
+namespace kl::analyzers {
+namespace {
+
+constexpr std::array<std::string_view, 15> kGeneralKeys = {
+    "name",           "version",        "edition", "license", "backends",
+    "upstream",       "source",         "minver",  "python-depends",
+    "kernel-depends", "cuda",           "hub",     "xpu",     "neuron",
+    "tpu"};
+constexpr std::array<std::string_view, 4> kCudaKeys = {"minver", "maxver", "python-depends",
+                                                       "kernel-depends"};
+constexpr std::array<std::string_view, 2> kHubKeys = {"repo-id", "branch"};
+constexpr std::array<std::string_view, 2> kBackendDependsKeys = {"python-depends",
+                                                                 "kernel-depends"};
+constexpr std::array<std::string_view, 1> kTpuKeys = {"python-depends"};
+constexpr std::array<std::string_view, 3> kKernelDependencyKeys = {"repo-id", "version",
+                                                                   "revision"};
+
+constexpr std::array<std::string_view, 8> kBackends = {"cann",   "cpu",  "cuda", "metal",
+                                                       "neuron", "rocm", "tpu",  "xpu"};
+
+// Python packages kernel-builder knows how to provide (kernels-data python_dependencies.json).
+constexpr std::array<std::string_view, 3> kGeneralPythonDepends = {"einops", "helion", "tvm-ffi"};
+struct BackendPythonDependency {
+  std::string_view backend;
+  std::string_view package;
+};
+constexpr std::array<BackendPythonDependency, 3> kBackendPythonDepends = {{
+    {"cuda", "nvidia-cutlass-dsl"},
+    {"neuron", "nki"},
+    {"xpu", "onednn"},
+}};
+
+std::string joined(std::span<const std::string_view> words) {
+  std::string out;
+  for (std::string_view word : words) out += (out.empty() ? "" : ", ") + std::string(word);
+  return out;
+}
+
+bool is_name_character(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }
+
+bool is_valid_name(std::string_view name) {  // ^[a-z][-a-z0-9]*[a-z0-9]$
+  if (name.size() < 2) return false;
+  if (!(name.front() >= 'a' && name.front() <= 'z')) return false;
+  if (name.back() == '-') return false;
+  return std::all_of(name.begin(), name.end(), is_name_character);
+}
+
+std::string python_name(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+void check_name(const TomlSection& general, const std::string& name) {
+  if (is_valid_name(name)) return;
+  const toml::node& value = *general.find("name");
+  std::string fixed = name;
+  for (char& c : fixed) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '_' || c == ' ') c = '-';
+  }
+  std::string message;
+  if (name.find('_') != std::string::npos && is_valid_name(fixed)) {
+    message = "`name` may not contain `_`: kernel names use `-`, and kernel-builder derives the "
+              "Python package name by turning `-` into `_` (name = \"" + fixed +
+              "\" is imported as `" + python_name(fixed) + "`)";
+  } else if (std::any_of(name.begin(), name.end(),
+                         [](char c) { return c >= 'A' && c <= 'Z'; }) && is_valid_name(fixed)) {
+    message = "`name` must be lowercase: write \"" + fixed + "\"";
+  } else {
+    message = "`name` \"" + name + "\" is not a valid kernel name: it must match "
+              "^[a-z][-a-z0-9]*[a-z0-9]$ (start with a lowercase letter; only lowercase letters, "
+              "digits and `-`; end with a letter or digit; at least 2 characters), e.g. "
+              "\"my-kernel\"";
+  }
+  std::vector<Fix> fixes;
+  if (is_valid_name(fixed) && fixed != name)
+    fixes.push_back(general.problems().replacement("Rename to \"" + fixed + "\"",
+                                                   general.range_of(value), "\"" + fixed + "\""));
+  general.problems().error(general.range_of(value), std::move(message), std::move(fixes));
+}
+
+void read_edition(const TomlSection& general, GeneralSection& out) {
+  auto edition = general.integer("edition");
+  if (!edition) return;
+  out.edition = static_cast<int>(std::clamp<int64_t>(*edition, INT_MIN, INT_MAX));
+  if (*edition == kCurrentEdition) return;
+  const Range where = general.range_of(*general.find("edition"));
+  std::string message =
+      *edition > kCurrentEdition
+          ? "edition " + std::to_string(*edition) + " is newer than the editions kernel-lsp "
+            "knows; the current build.toml edition is 5"
+          : "edition " + std::to_string(*edition) + " is not an edition kernel-builder reads: "
+            "write `edition = 5` (and run `kernel-builder update-build` if the file is older)";
+  general.problems().error(where, std::move(message),
+                           {general.problems().replacement("Use edition 5", where, "5")});
+}
+
+void warn_legacy_v4(const TomlSection& general) {
+  std::vector<Fix> fixes;
+  if (!general.table().is_inline()) {
+    // Insert right after the [general] header line (after any comment on it).
+    Position end = general.context().ranges.end_of_line(general.header().end.line);
+    fixes.push_back(general.problems().replacement("Add `edition = 5`", Range{end, end},
+                                                   "\nedition = 5"));
+  }
+  general.problems().warning(
+      general.header(),
+      "legacy format (build.toml v4): [general] has no `edition`; add `edition = 5` "
+      "(kernel-builder upgrades v4 files in memory; `kernel-builder update-build` rewrites "
+      "the file)",
+      std::move(fixes));
+}
+
+void read_backends(const TomlSection& general, GeneralSection& out) {
+  auto items = general.string_items("backends");
+  if (!items) return;
+  for (const StringItem& item : *items) {
+    if (is_general_backend(item.text)) {
+      out.backends.push_back(item.text);
+      continue;
+    }
+    std::string message = "unknown backend `" + item.text + "` in [general] backends";
+    std::vector<Fix> fixes;
+    if (auto suggestion = closest_match(item.text, kBackends)) {
+      message += "; did you mean `" + std::string(*suggestion) + "`?";
+      fixes.push_back(general.problems().replacement("Replace with \"" + std::string(*suggestion) +
+                                                         "\"",
+                                                     item.range,
+                                                     "\"" + std::string(*suggestion) + "\""));
+    } else {
+      message += " (known backends: " + joined(kBackends) + ")";
+    }
+    general.problems().error(item.range, std::move(message), std::move(fixes));
+  }
+}
+
+// `backend` is empty for [general] python-depends.
+std::vector<std::string> read_python_depends(const TomlSection& section,
+                                             std::string_view backend) {
+  std::vector<std::string> out;
+  auto items = section.string_items("python-depends");
+  if (!items) return out;
+  for (const StringItem& item : *items) {
+    out.push_back(item.text);
+    const bool general_package =
+        std::find(kGeneralPythonDepends.begin(), kGeneralPythonDepends.end(), item.text) !=
+        kGeneralPythonDepends.end();
+    const BackendPythonDependency* backend_package = nullptr;
+    for (const auto& entry : kBackendPythonDepends)
+      if (entry.package == item.text) backend_package = &entry;
+
+    if (backend.empty()) {
+      if (general_package) continue;
+      if (backend_package) {
+        section.problems().error(item.range, "`" + item.text + "` is a " +
+                                                 std::string(backend_package->backend) +
+                                                 " dependency: move it to [general." +
+                                                 std::string(backend_package->backend) +
+                                                 "] python-depends");
+        continue;
+      }
+      std::string message = "unknown Python dependency `" + item.text +
+                            "` in [general] python-depends";
+      if (auto suggestion = closest_match(item.text, kGeneralPythonDepends))
+        message += "; did you mean `" + std::string(*suggestion) + "`?";
+      else
+        message += ": kernel-builder provides only " + joined(kGeneralPythonDepends) +
+                   " (other packages belong in the kernel's own Python requirements)";
+      section.problems().error(item.range, std::move(message));
+      continue;
+    }
+    if (backend_package && backend_package->backend == backend) continue;
+    if (general_package) {
+      section.problems().error(item.range, "`" + item.text + "` is not specific to " +
+                                               std::string(backend) +
+                                               ": move it to [general] python-depends");
+      continue;
+    }
+    // Only CUDA's list is documented; the others may grow without notice, so stay quiet.
+    if (backend == "cuda")
+      section.problems().warning(item.range, "`" + item.text + "` is not a CUDA Python "
+                                             "dependency kernel-builder knows (known: "
+                                             "nvidia-cutlass-dsl)");
+  }
+  return out;
+}
+
+std::vector<KernelDependency> read_kernel_depends(const TomlSection& section) {
+  std::vector<KernelDependency> out;
+  const toml::node* node = section.find("kernel-depends");
+  if (!node) return out;
+  const toml::array* array = node->as_array();
+  if (!array) {
+    section.wrong_type(*node, "`kernel-depends`",
+                       "an array of tables like { repo-id = \"org/name\", version = 1 }");
+    return out;
+  }
+  for (const toml::node& entry : *array) {
+    const toml::table* table = entry.as_table();
+    if (!table) {
+      section.wrong_type(entry, "entries of `kernel-depends`",
+                         "tables like { repo-id = \"org/name\", version = 1 }");
+      continue;
+    }
+    TomlSection dependency(*table, "kernel-depends", "a `kernel-depends` entry",
+                           section.range_of(entry), section.context());
+    dependency.check_keys(kKernelDependencyKeys);
+    KernelDependency result;
+    result.range = dependency.header();
+    if (dependency.require("repo-id", "repo-id = \"kernels-community/activation\""))
+      result.repo_id = dependency.string("repo-id").value_or("");
+    if (auto version = dependency.integer("version")) {
+      if (*version < 0)
+        section.problems().error(dependency.range_of(*dependency.find("version")),
+                                 "`version` of a kernel dependency must be 0 or more");
+      else
+        result.version = static_cast<int>(std::min<int64_t>(*version, INT_MAX));
+    }
+    result.revision = dependency.string("revision");
+    const bool has_version = dependency.find("version") != nullptr;
+    const bool has_revision = dependency.find("revision") != nullptr;
+    if (has_version && has_revision)
+      section.problems().error(dependency.key_range("revision"),
+                               "`version` and `revision` are mutually exclusive in a "
+                               "`kernel-depends` entry: keep one");
+    else if (!has_version && !has_revision)
+      section.problems().error(dependency.header(),
+                               "a `kernel-depends` entry needs `version = <major>` or "
+                               "`revision = \"<git revision>\"`");
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
+void read_cuda(const TomlSection& general, GeneralSection& out) {
+  auto cuda = general.subsection("cuda", "general.cuda");
+  if (!cuda) return;
+  cuda->check_keys(kCudaKeys);
+  out.cuda_minver = cuda->version("minver");
+  out.cuda_maxver = cuda->version("maxver");
+  out.cuda_python_depends = read_python_depends(*cuda, "cuda");
+  read_kernel_depends(*cuda);
+}
+
+void read_hub(const TomlSection& general, GeneralSection& out) {
+  auto hub = general.subsection("hub", "general.hub");
+  if (!hub) return;
+  hub->check_keys(kHubKeys);
+  out.hub_repo_id = hub->string("repo-id");
+  out.hub_branch = hub->string("branch");
+}
+
+// [general.xpu], [general.neuron], [general.tpu]: checked, not kept in the model (nothing in
+// kernel-lsp uses them yet).
+void read_other_backend(const TomlSection& general, std::string_view backend) {
+  auto section = general.subsection(backend, "general." + std::string(backend));
+  if (!section) return;
+  if (backend == "tpu")
+    section->check_keys(kTpuKeys);
+  else
+    section->check_keys(kBackendDependsKeys);
+  read_python_depends(*section, backend);
+  if (backend != "tpu") read_kernel_depends(*section);
+}
+
+}  // namespace
+
+bool is_general_backend(std::string_view backend) {
+  return std::find(kBackends.begin(), kBackends.end(), backend) != kBackends.end();
+}
+
+std::span<const std::string_view> general_backends() { return kBackends; }
+
+Range read_general_section(const toml::table& root, BuildTomlContext& context,
+                           GeneralSection& out) {
+  auto it = root.find("general");
+  if (it == root.end()) {
+    context.problems.error(Range{}, "build.toml has no [general] section: it needs `name`, "
+                                    "`version`, `edition = 5`, `license` and `backends`");
+    return Range{};
+  }
+  const toml::table* table = it->second.as_table();
+  if (!table) {
+    context.problems.error(context.ranges.range(it->second.source()),
+                           "`general` must be a [general] section (a table), not " +
+                               std::string(toml_type_name(it->second)));
+    return context.ranges.range(it->first.source());
+  }
+  TomlSection general(*table, "general", "[general]",
+                      table_header_range(*table, it->first, context.ranges), context);
+  general.check_keys(kGeneralKeys);
+
+  if (general.require("name", "name = \"my-kernel\""))
+    if (auto name = general.string("name")) {
+      out.name = *name;
+      check_name(general, *name);
+    }
+  // v3 and older had no `version`; `kernel-builder update-build` adds one.
+  if (context.format_version >= 4) general.require("version", "version = 1");
+  if (auto version = general.integer("version")) {
+    if (*version < 0)
+      context.problems.error(general.range_of(*general.find("version")),
+                             "`version` must be 0 or more (it names the hub branch v<version>)");
+    else
+      out.version = static_cast<int>(std::min<int64_t>(*version, INT_MAX));
+  }
+  read_edition(general, out);
+  if (context.format_version == 4) warn_legacy_v4(general);
+  if (general.require("license", "license = \"apache-2.0\"")) out.license = general.string("license");
+  if (general.require("backends", "backends = [\"cuda\"]")) read_backends(general, out);
+  out.upstream = general.string("upstream");
+  out.source = general.string("source");
+  general.version("minver");
+  out.python_depends = read_python_depends(general, "");
+  out.kernel_depends = read_kernel_depends(general);
+  read_cuda(general, out);
+  read_hub(general, out);
+  for (std::string_view backend : {"xpu", "neuron", "tpu"}) read_other_backend(general, backend);
+
+  // Pre-v4 keys whose values still mean something for the model.
+  if (auto minver = general.find("cuda-minver"); minver && minver->is_string() && !out.cuda_minver)
+    out.cuda_minver = minver->as_string()->get();
+  if (auto maxver = general.find("cuda-maxver"); maxver && maxver->is_string() && !out.cuda_maxver)
+    out.cuda_maxver = maxver->as_string()->get();
+  return general.header();
+}
+
+}  // namespace kl::analyzers

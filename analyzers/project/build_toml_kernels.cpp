@@ -1,0 +1,255 @@
+// [kernel.<name>] sections: what each kernel variant compiles (src), for which backend, with
+// which dependencies and, for CUDA, for which compute capabilities.
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+#include "analyzers/project/build_toml_sections.h"
+#include "analyzers/project/build_toml_spelling.h"
+
+namespace kl::analyzers {
+namespace {
+
+constexpr std::array<std::string_view, 5> kKernelBackends = {"cpu", "cuda", "metal", "rocm",
+                                                             "xpu"};
+constexpr std::array<std::string_view, 5> kCommonKeys = {"backend", "src", "depends", "include",
+                                                         "cxx-flags"};
+
+// Keys that only one backend's kernels have.
+struct BackendKey {
+  std::string_view key;
+  std::string_view backend;
+  std::string_view backend_title;  // as people write it in prose
+};
+constexpr std::array<BackendKey, 6> kBackendKeys = {{
+    {"cuda-capabilities", "cuda", "CUDA"},
+    {"cuda-flags", "cuda", "CUDA"},
+    {"cuda-minver", "cuda", "CUDA"},
+    {"rocm-archs", "rocm", "ROCm"},
+    {"hip-flags", "rocm", "ROCm"},
+    {"sycl-flags", "xpu", "XPU"},
+}};
+
+// `depends` values: torch, sycl_tla, metal-cpp and the CUTLASS versions the builder ships.
+constexpr std::array<std::string_view, 15> kDependencies = {
+    "torch",       "cutlass_2_10", "cutlass_3_5", "cutlass_3_6", "cutlass_3_7", "cutlass_3_8",
+    "cutlass_3_9", "cutlass_4_0",  "cutlass_4_1", "cutlass_4_2", "cutlass_4_3", "cutlass_4_4",
+    "cutlass_4_5", "sycl_tla",     "metal-cpp"};
+
+bool is_known_backend(std::string_view backend) {
+  return std::find(kKernelBackends.begin(), kKernelBackends.end(), backend) !=
+         kKernelBackends.end();
+}
+
+// cutlass_2_10, or cutlass_<major>_<minor> from 3.5 to 4.5.
+bool is_cutlass_dependency(std::string_view text) {
+  constexpr std::string_view kPrefix = "cutlass_";
+  if (text.substr(0, kPrefix.size()) != kPrefix) return false;
+  text.remove_prefix(kPrefix.size());
+  int major = 0, minor = 0;
+  auto [after_major, e1] = std::from_chars(text.data(), text.data() + text.size(), major);
+  if (e1 != std::errc() || after_major == text.data() + text.size() || *after_major != '_')
+    return false;
+  auto [after_minor, e2] = std::from_chars(after_major + 1, text.data() + text.size(), minor);
+  if (e2 != std::errc() || after_minor != text.data() + text.size()) return false;
+  if (major == 2 && minor == 10) return true;
+  const int version = major * 100 + minor;
+  return version >= 305 && version <= 405;
+}
+
+bool is_known_dependency(std::string_view text) {
+  return text == "torch" || text == "sycl_tla" || text == "metal-cpp" ||
+         is_cutlass_dependency(text);
+}
+
+std::string toml_string(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+// The backend a kernel without `backend` most likely has, from its backend-specific keys.
+std::string inferred_backend(const toml::table& table) {
+  for (const BackendKey& key : kBackendKeys)
+    if (table.contains(key.key)) return std::string(key.backend);
+  return "";
+}
+
+void read_backend(const TomlSection& kernel, KernelSection& out) {
+  const toml::node* node = kernel.find("backend");
+  if (!node) {
+    if (const toml::node* language = kernel.find("language")) {
+      // build.toml v3 and older (reported as removed): keep reading the kernel as it was meant.
+      std::string_view text = language->value_or(std::string_view());
+      out.backend = text == "cuda-hipify" ? "rocm" : std::string(text);
+      return;
+    }
+    out.backend = inferred_backend(kernel.table());
+    std::string example = "backend = " + toml_string(out.backend.empty() ? "cuda" : out.backend);
+    std::vector<Fix> fixes;
+    if (!out.backend.empty() && !kernel.table().is_inline()) {
+      Position end = kernel.context().ranges.end_of_line(kernel.header().end.line);
+      fixes.push_back(kernel.problems().replacement("Add `" + example + "`", Range{end, end},
+                                                    "\n" + example));
+    }
+    kernel.problems().error(kernel.header(),
+                            kernel.title() + " is missing the required key `backend`, e.g. `" +
+                                example + "` (one of cpu, cuda, metal, rocm, xpu)",
+                            std::move(fixes));
+    return;
+  }
+  auto backend = kernel.string("backend");
+  if (!backend) return;
+  out.backend = *backend;
+  if (is_known_backend(*backend)) return;
+  const Range where = kernel.range_of(*node);
+  std::string message = "unknown kernel backend `" + *backend + "` in " + kernel.title();
+  std::vector<Fix> fixes;
+  if (auto suggestion = closest_match(*backend, kKernelBackends)) {
+    message += "; did you mean `" + std::string(*suggestion) + "`?";
+    fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion), where,
+                                                  toml_string(*suggestion)));
+  } else {
+    message += " (kernel backends: cpu, cuda, metal, rocm, xpu)";
+  }
+  kernel.problems().error(where, std::move(message), std::move(fixes));
+}
+
+std::vector<std::string_view> known_keys(const std::string& backend) {
+  std::vector<std::string_view> keys(kCommonKeys.begin(), kCommonKeys.end());
+  const bool any_backend = !is_known_backend(backend);  // unknown: don't pile up errors
+  for (const BackendKey& key : kBackendKeys)
+    if (any_backend || key.backend == backend) keys.push_back(key.key);
+  return keys;
+}
+
+void read_depends(const TomlSection& kernel, KernelSection& out) {
+  if (!kernel.require("depends", "depends = [\"torch\"]")) return;
+  auto items = kernel.string_items("depends");
+  if (!items) return;
+  // Only a PyTorch extension needs torch; a [tvm-ffi] kernel may well depend on nothing.
+  if (items->empty() && kernel.context().framework == FrameworkKind::Torch) {
+    const Range where = kernel.range_of(*kernel.find("depends"));
+    kernel.problems().warning(
+        where,
+        "`depends` is empty: a kernel that includes PyTorch headers (torch/, ATen/, c10/) "
+        "needs `depends = [\"torch\"]`, or kernel-builder compiles it without them",
+        {kernel.problems().replacement("Depend on torch", where, "[\"torch\"]")});
+  }
+  for (const StringItem& item : *items) {
+    out.depends.push_back(item.text);
+    if (is_known_dependency(item.text)) continue;
+    std::string message = "unknown dependency `" + item.text + "` in " + kernel.title() +
+                          " depends";
+    std::vector<Fix> fixes;
+    if (auto suggestion = closest_match(item.text, kDependencies)) {
+      message += "; did you mean `" + std::string(*suggestion) + "`?";
+      fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion),
+                                                    item.range, toml_string(*suggestion)));
+    } else if (item.text.rfind("cutlass", 0) == 0) {
+      message += ": CUTLASS dependencies name a version, cutlass_2_10 or cutlass_3_5 … "
+                 "cutlass_4_5";
+    } else {
+      message += " (known: torch, cutlass_2_10, cutlass_3_5 … cutlass_4_5, sycl_tla, "
+                 "metal-cpp)";
+    }
+    kernel.problems().error(item.range, std::move(message), std::move(fixes));
+  }
+}
+
+void read_cuda_capabilities(const TomlSection& kernel, KernelSection& out) {
+  const toml::node* node = kernel.find("cuda-capabilities");
+  if (!node) return;
+  const toml::array* array = node->as_array();
+  if (!array) {
+    kernel.wrong_type(*node, "`cuda-capabilities`", "an array of strings like [\"8.0\", \"9.0a\"]");
+    return;
+  }
+  out.cuda_capabilities_range = kernel.range_of(*node);
+  std::vector<CapabilityEntry> entries;
+  for (const toml::node& entry : *array) {
+    const auto* text = entry.as_string();
+    if (!text) {
+      kernel.wrong_type(entry, "entries of `cuda-capabilities`", "strings like \"9.0a\"");
+      continue;
+    }
+    // Kept even when it does not parse: arch-unsupported reports it with this range.
+    entries.push_back({text->get(), parse_capability(text->get()), kernel.range_of(entry)});
+  }
+  if (array->empty())
+    kernel.problems().error(out.cuda_capabilities_range,
+                            "`cuda-capabilities` is empty, so kernel-builder has nothing to build "
+                            "this kernel for: list capabilities (e.g. [\"8.0\", \"9.0\"]) or "
+                            "remove the key to use the builder's defaults");
+  out.cuda_capabilities = std::move(entries);
+}
+
+KernelSection read_kernel(const TomlSection& kernel, std::string name) {
+  KernelSection out;
+  out.name = std::move(name);
+  out.header_range = kernel.header();
+  read_backend(kernel, out);
+
+  const std::vector<std::string_view> known = known_keys(out.backend);
+  kernel.check_keys(known, [&](std::string_view key, Range where, const toml::node&) {
+    for (const BackendKey& entry : kBackendKeys) {
+      if (entry.key != key) continue;
+      kernel.problems().error(where, "`" + std::string(key) + "` only applies to " +
+                                         std::string(entry.backend_title) + " kernels, but " +
+                                         kernel.title() + " has backend = " +
+                                         toml_string(out.backend));
+      return true;
+    }
+    return false;
+  });
+
+  if (kernel.require("src", "src = [\"" + out.name + "/" + out.name + ".cu\"]"))
+    out.src = kernel.strings("src").value_or(std::vector<std::string>{});
+  read_depends(kernel, out);
+  out.include = kernel.strings("include").value_or(std::vector<std::string>{});
+  out.cxx_flags = kernel.strings("cxx-flags").value_or(std::vector<std::string>{});
+
+  auto has = [&](std::string_view key) {
+    return std::find(known.begin(), known.end(), key) != known.end();
+  };
+  if (has("cuda-capabilities")) read_cuda_capabilities(kernel, out);
+  if (has("cuda-flags")) out.cuda_flags = kernel.strings("cuda-flags").value_or(out.cuda_flags);
+  if (has("cuda-minver")) out.cuda_minver = kernel.version("cuda-minver");
+  if (has("rocm-archs")) out.rocm_archs = kernel.strings("rocm-archs").value_or(out.rocm_archs);
+  if (has("hip-flags")) out.hip_flags = kernel.strings("hip-flags").value_or(out.hip_flags);
+  if (has("sycl-flags")) out.sycl_flags = kernel.strings("sycl-flags").value_or(out.sycl_flags);
+  return out;
+}
+
+}  // namespace
+
+void read_kernel_sections(const toml::table& root, BuildTomlContext& context,
+                          std::vector<KernelSection>& kernels) {
+  auto it = root.find("kernel");
+  if (it == root.end()) return;  // a kernel without compiled code (torch-noarch)
+  const toml::table* table = it->second.as_table();
+  if (!table) {
+    context.problems.error(context.ranges.range(it->second.source()),
+                           it->second.is_array()
+                               ? "kernels are [kernel.<name>] sections, not an array of tables "
+                                 "[[kernel]]: give each kernel a name"
+                               : "`kernel` must hold [kernel.<name>] sections, not " +
+                                     std::string(toml_type_name(it->second)));
+    return;
+  }
+  for (auto&& [name, value] : *table) {
+    const toml::table* kernel = value.as_table();
+    if (!kernel) {
+      context.problems.error(context.ranges.range(value.source()),
+                             "`kernel." + std::string(name.str()) +
+                                 "` must be a [kernel." + std::string(name.str()) +
+                                 "] section (a table), not " + std::string(toml_type_name(value)));
+      continue;
+    }
+    TomlSection section(*kernel, "kernel", "[kernel." + std::string(name.str()) + "]",
+                        table_header_range(*kernel, name, context.ranges), context);
+    kernels.push_back(read_kernel(section, std::string(name.str())));
+  }
+  // toml++ keeps keys sorted; the file's order is what people expect to see.
+  std::stable_sort(kernels.begin(), kernels.end(), [](const KernelSection& a, const KernelSection& b) {
+    return a.header_range.start < b.header_range.start;
+  });
+}
+
+}  // namespace kl::analyzers

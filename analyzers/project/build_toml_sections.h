@@ -1,0 +1,34 @@
+#pragma once
+// The readers of the sections of build.toml, one file each: [general] (build_toml_general.cpp),
+// the framework section (build_toml_framework.cpp) and [kernel.<name>] (build_toml_kernels.cpp).
+// Each reads what it can into the model and reports every problem; none stops at the first.
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "analyzers/project/build_config.h"
+#include "analyzers/project/build_toml_section.h"
+
+namespace kl::analyzers {
+
+// Reads [general]; returns the range of its header (the start of the file when it is missing),
+// where problems of the whole file are reported.
+Range read_general_section(const toml::table& root, BuildTomlContext& context,
+                           GeneralSection& general);
+
+// Reads the one framework section ([torch], [torch-noarch] or [tvm-ffi]); reports none or
+// several at `anchor` / at the extra sections.
+void read_framework_section(const toml::table& root, BuildTomlContext& context, Range anchor,
+                            FrameworkSection& framework);
+
+// Reads every [kernel.<name>], in the order of the file.
+void read_kernel_sections(const toml::table& root, BuildTomlContext& context,
+                          std::vector<KernelSection>& kernels);
+
+// Backends of [general] backends and of `stable-abi` tables.
+bool is_general_backend(std::string_view backend);
+std::span<const std::string_view> general_backends();
+
+}  // namespace kl::analyzers

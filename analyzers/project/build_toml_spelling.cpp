@@ -1,0 +1,80 @@
+#include "analyzers/project/build_toml_spelling.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kl::analyzers {
+namespace {
+
+// Words people write for a key that are too far from it for an edit distance to find.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kSynonyms = {{
+    {"dependencies", "depends"},
+    {"deps", "depends"},
+    {"sources", "src"},
+    {"source", "src"},
+    {"files", "src"},
+    {"capabilities", "cuda-capabilities"},
+    {"cuda-archs", "cuda-capabilities"},
+    {"archs", "cuda-capabilities"},
+    {"archs", "rocm-archs"},
+    {"nvcc-flags", "cuda-flags"},
+    {"lang", "backend"},
+    {"license-file", "license"},
+}};
+
+std::string normalised(std::string_view word) {
+  std::string out(word);
+  for (char& c : out) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '_') c = '-';
+  }
+  return out;
+}
+
+}  // namespace
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  // Optimal string alignment distance; three rows are enough.
+  std::vector<size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        current[j] = std::min(current[j], before[j - 2] + 1);
+    }
+    std::swap(before, previous);
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::optional<std::string_view> closest_match(std::string_view word,
+                                              std::span<const std::string_view> candidates) {
+  const std::string wanted = normalised(word);
+  for (const auto& [synonym, key] : kSynonyms) {
+    if (wanted != synonym) continue;
+    for (std::string_view candidate : candidates)
+      if (candidate == key) return candidate;
+  }
+  // Short words tolerate one edit; longer ones about one edit per four letters.
+  const size_t allowed = std::max<size_t>(1, (wanted.size() + 1) / 4);
+  std::optional<std::string_view> best;
+  size_t best_distance = allowed + 1;
+  for (std::string_view candidate : candidates) {
+    size_t distance = edit_distance(wanted, normalised(candidate));
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace kl::analyzers

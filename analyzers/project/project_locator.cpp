@@ -1,0 +1,88 @@
+#include "analyzers/project/project_locator.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace kl::analyzers {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<Capability> parse_list(std::initializer_list<std::string_view> texts) {
+  std::vector<Capability> out;
+  for (std::string_view text : texts)
+    if (auto capability = parse_capability(text)) out.push_back(*capability);
+  return out;
+}
+
+std::string entry_key(const CapabilityEntry& entry) {
+  return entry.capability ? entry.capability->text() : "?" + entry.text;
+}
+
+}  // namespace
+
+std::optional<fs::path> find_build_toml(const fs::path& source) {
+  std::error_code error;
+  fs::path start = fs::absolute(source, error);
+  if (error) return std::nullopt;
+  start = start.lexically_normal();
+  fs::path folder = fs::is_directory(start, error) ? start : start.parent_path();
+  while (true) {
+    fs::path candidate = folder / "build.toml";
+    if (fs::is_regular_file(candidate, error)) return candidate;
+    fs::path parent = folder.parent_path();
+    if (parent == folder || parent.empty()) return std::nullopt;
+    folder = parent;
+  }
+}
+
+std::vector<Capability> builder_default_capabilities(int cuda_major, int cuda_minor) {
+  // kernel-builder's defaults per toolkit (shared/reference/build-toml.md).
+  if (cuda_major >= 13)
+    return parse_list({"7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "11.0", "12.0",
+                       "12.1+PTX"});
+  if (cuda_major == 12 && cuda_minor >= 8)
+    return parse_list({"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1",
+                       "12.0+PTX"});
+  return parse_list({"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0+PTX"});
+}
+
+SourceCapabilities capabilities_for_source(const BuildConfig& config, const fs::path& source,
+                                           int cuda_major, int cuda_minor) {
+  std::vector<const KernelSection*> kernels = config.kernels_for_source(source);
+  if (kernels.empty())
+    for (const KernelSection& kernel : config.kernels)
+      if (kernel.backend == "cuda") kernels.push_back(&kernel);
+
+  SourceCapabilities result;
+  if (kernels.empty()) {
+    result.origin = "build.toml (no CUDA kernel)";
+    return result;
+  }
+  std::vector<std::string> seen;
+  auto add = [&](CapabilityEntry entry) {
+    std::string key = entry_key(entry);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+    seen.push_back(std::move(key));
+    result.entries.push_back(std::move(entry));
+  };
+  std::string origin;
+  for (const KernelSection* kernel : kernels) {
+    origin += origin.empty() ? "build.toml " : ", ";
+    origin += "[kernel." + kernel->name + "] ";
+    if (kernel->cuda_capabilities) {
+      origin += "cuda-capabilities";
+      if (!result.list_range) result.list_range = kernel->cuda_capabilities_range;
+      for (const CapabilityEntry& entry : *kernel->cuda_capabilities) add(entry);
+      continue;
+    }
+    origin += "(no cuda-capabilities: kernel-builder defaults for CUDA " +
+              std::to_string(cuda_major) + "." + std::to_string(cuda_minor) + ")";
+    for (const Capability& capability : builder_default_capabilities(cuda_major, cuda_minor))
+      add(CapabilityEntry{capability.text(), capability, kernel->header_range});
+  }
+  result.origin = std::move(origin);
+  return result;
+}
+
+}  // namespace kl::analyzers

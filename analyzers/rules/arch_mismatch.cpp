@@ -1,0 +1,134 @@
+// arch-mismatch: a feature used in code that is active for an architecture build.toml builds
+// for, where that architecture lacks the feature. Activity per arch comes from the parses
+// (each arch's parse sees only the code its #if guards leave in), so a guarded use is silent.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule_input.h"
+#include "support/line_index.h"
+
+namespace kl::analyzers {
+namespace {
+
+struct Mismatch {
+  const FeatureUse* use = nullptr;
+  const Feature* feature = nullptr;
+  std::vector<Capability> lacking;
+};
+
+std::string join_archs(const std::vector<Capability>& archs) {
+  std::string out;
+  for (size_t i = 0; i < archs.size(); ++i) {
+    if (i) out += i + 1 == archs.size() ? " and " : ", ";
+    out += archs[i].text();
+  }
+  return out;
+}
+
+// "#if <guard>" above the line and "#endif" below: the simplest edit that makes the use
+// inactive for the archs that lack the feature. Multi-line statements need a wider guard; the
+// message says what to guard, the edit covers the line.
+Fix guard_fix(const RuleInput& input, const FeatureUse& use, const Feature& feature) {
+  LineIndex lines(input.text);
+  uint32_t line = use.location.range.start.line;
+  uint32_t last = std::max(use.location.range.end.line, line);
+  Fix fix;
+  fix.title = "Guard with #if " + feature.guard;
+  fix.edits.push_back({input.file, Range{{line, 0}, {line, 0}}, "#if " + feature.guard + "\n"});
+  uint32_t after = last + 1;
+  if (after < lines.line_count()) {
+    fix.edits.push_back({input.file, Range{{after, 0}, {after, 0}}, "#endif\n"});
+  } else {
+    auto end_column = static_cast<uint32_t>(lines.line_text(last).size());
+    fix.edits.push_back({input.file, Range{{last, end_column}, {last, end_column}}, "\n#endif\n"});
+  }
+  return fix;
+}
+
+// Edits to build.toml: an arch-specific feature on the plain arch ("9.0" using wgmma) is fixed
+// by naming the specific target; otherwise the archs that lack the feature are dropped.
+std::vector<Fix> capability_fixes(const RuleInput& input, const Mismatch& m) {
+  std::vector<Fix> fixes;
+  std::vector<TextEdit> retarget;
+  for (const auto& lacking : m.lacking) {
+    for (const auto& origin : input.origins) {
+      if (!(origin.arch == lacking) || !origin.location) continue;
+      for (const auto& allowed : m.feature->only) {
+        if (allowed.number() == lacking.number() && allowed.variant != lacking.variant) {
+          Capability specific = allowed;
+          specific.ptx = lacking.ptx;
+          retarget.push_back({origin.location->file, origin.location->range, "\"" + specific.text() + "\""});
+          break;
+        }
+      }
+    }
+  }
+  if (!retarget.empty()) fixes.push_back({"Build for the arch-specific target in build.toml", retarget});
+  if (input.capability_list) {
+    std::vector<std::string> kept;
+    for (const auto& origin : input.origins) {
+      bool drop = std::any_of(m.lacking.begin(), m.lacking.end(),
+                              [&](const Capability& c) { return c == origin.arch; });
+      if (!drop) kept.push_back("\"" + origin.arch.text() + "\"");
+    }
+    if (!kept.empty()) {
+      std::string list = "[";
+      for (size_t i = 0; i < kept.size(); ++i) list += (i ? ", " : "") + kept[i];
+      list += "]";
+      fixes.push_back({"Drop " + join_archs(m.lacking) + " from cuda-capabilities",
+                       {{input.capability_list->file, input.capability_list->range, list}}});
+    }
+  }
+  return fixes;
+}
+
+}  // namespace
+
+void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out) {
+  // Group by (place, feature): one finding lists every arch that lacks it.
+  std::map<std::tuple<uint32_t, uint32_t, std::string, std::string>, Mismatch> by_place;
+  std::vector<std::tuple<uint32_t, uint32_t, std::string, std::string>> order;
+  for (const auto& target : input.targets) {
+    if (!target.facts) continue;
+    for (const auto& use : target.facts->feature_uses) {
+      const Feature* feature = input.features->find(use.feature_id);
+      if (!feature || feature->available_on(target.arch)) continue;
+      auto key = std::make_tuple(use.location.range.start.line, use.location.range.start.column,
+                                 use.location.file, use.feature_id);
+      auto [it, inserted] = by_place.try_emplace(key);
+      if (inserted) {
+        it->second.use = &use;
+        it->second.feature = feature;
+        order.push_back(key);
+      }
+      if (std::find(it->second.lacking.begin(), it->second.lacking.end(), target.arch) == it->second.lacking.end())
+        it->second.lacking.push_back(target.arch);
+    }
+  }
+  for (const auto& key : order) {
+    const Mismatch& m = by_place.at(key);
+    Finding f;
+    f.rule_id = std::string(kArchMismatch);
+    f.severity = Severity::Error;
+    f.location = m.use->location;
+    std::string what = m.feature->summary.empty() ? "" : " (" + m.feature->summary + ")";
+    f.message = "`" + m.use->spelling + "`" + what + " needs " + m.feature->requirement() + ", but " +
+                input.arch_origin + " builds this code for " + join_archs(m.lacking) +
+                ". Guard it with `#if " + m.feature->guard + "` (and give the other archs a fallback), "
+                "or drop " + join_archs(m.lacking) + " from cuda-capabilities.";
+    for (const auto& lacking : m.lacking) {
+      for (const auto& origin : input.origins) {
+        if (origin.arch == lacking && origin.location)
+          f.notes.push_back({*origin.location, lacking.text() + " is listed here"});
+      }
+    }
+    f.fixes.push_back(guard_fix(input, *m.use, *m.feature));
+    for (auto& fix : capability_fixes(input, m)) f.fixes.push_back(std::move(fix));
+    f.help_uri = rule_help_uri(kArchMismatch);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,31 @@
+#pragma once
+// Suppression comments, as DESIGN.md defines them:
+//   // kernel-lsp: ignore[<id>]        on the finding's line or the line above
+//   // kernel-lsp: ignore-file[<id>]   anywhere in the file
+// Several ids may be listed, comma separated; `*` means every rule. In build.toml the same
+// words follow `#`.
+#include <string_view>
+#include <vector>
+
+#include "analyzers/finding.h"
+
+namespace kl::analyzers {
+
+class Suppressions {
+ public:
+  explicit Suppressions(std::string_view text);
+  bool suppresses(const Finding& finding) const;
+
+ private:
+  struct LineRule {
+    uint32_t line;
+    std::string rule;
+  };
+  std::vector<LineRule> line_rules_;
+  std::vector<std::string> file_rules_;
+};
+
+// Removes the findings in `file` that its text suppresses.
+void apply_suppressions(std::string_view text, const std::string& file, std::vector<Finding>& findings);
+
+}  // namespace kl::analyzers

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Build, test and benchmark the four kernel projects on a CUDA machine.
+#
+#   bash bench/kernels/run_all.sh            # writes under $OUT (device tool) or bench/kernels/out
+#
+# Env: KERNELS_CUDA_CAPS (default 9.0: build only what the GPU runs; CI
+# compiles every capability of build.toml), RUN_TESTS=0 / RUN_BENCH=0 /
+# RUN_E2E=0 to skip a stage, E2E_COMPILE=1 to time torch.compile end to end,
+# BENCH_ONLY=rmsnorm,rope to limit the benchmarks, LIGER_SRC (default
+# .peers/liger/src) for the Liger-Kernel peer.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-$ROOT/bench/kernels/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/run_all.log") 2>&1
+export PYTHONUNBUFFERED=1
+export KERNELS_CUDA_CAPS=${KERNELS_CUDA_CAPS:-9.0}
+BUILD=$ROOT/kernels/build
+LIGER_SRC=${LIGER_SRC:-$ROOT/.peers/liger/src}
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
+
+stamp "machine"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv || true
+python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+
+stamp "build (capabilities $KERNELS_CUDA_CAPS)"
+export MAX_JOBS=${MAX_JOBS:-4}
+pids=()
+for p in rmsnorm rope geglu adaln; do
+  python3 kernels/tools/build_local.py "kernels/$p" --out "$BUILD" > "$OUT/.build_$p.log" 2>&1 &
+  pids+=($!)
+done
+build_ok=1
+for i in "${!pids[@]}"; do
+  p=$(echo rmsnorm rope geglu adaln | cut -d' ' -f$((i + 1)))
+  if wait "${pids[$i]}"; then stamp "built $p"; else stamp "BUILD FAILED: $p"; build_ok=0; tail -60 "$OUT/.build_$p.log"; fi
+done
+cat "$OUT"/.build_*.log > "$OUT/build.log"; rm -f "$OUT"/.build_*.log
+export PYTHONPATH=$BUILD/rmsnorm:$BUILD/rope:$BUILD/geglu:$BUILD/adaln:$LIGER_SRC${PYTHONPATH:+:$PYTHONPATH}
+
+if [ "${RUN_TESTS:-1}" = 1 ]; then
+  stamp "tests"
+  python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -rfE --tb=short --maxfail=40 \
+    kernels/rmsnorm/tests kernels/rope/tests kernels/geglu/tests kernels/adaln/tests > "$OUT/pytest.log" 2>&1
+  tail -25 "$OUT/pytest.log"
+fi
+
+if [ "${RUN_BENCH:-1}" = 1 ]; then
+  stamp "benchmarks"
+  python3 bench/kernels/bench_all.py --json "$OUT/results.json" --only "${BENCH_ONLY:-rmsnorm,rope,geglu,adaln}" \
+    --command "bash bench/kernels/run_all.sh (KERNELS_CUDA_CAPS=$KERNELS_CUDA_CAPS) -> python3 bench/kernels/bench_all.py" \
+    > "$OUT/bench.log" 2>&1
+  grep -vE "^  " "$OUT/bench.log" | grep -v "^$" | head -5
+fi
+
+if [ "${RUN_E2E:-1}" = 1 ]; then
+  stamp "end to end (Qwen3, 4 layers of the 8B geometry)"
+  python3 bench/kernels/e2e_qwen3.py --json "$OUT/e2e_qwen3.json" ${E2E_COMPILE:+--compile} 2>&1 | tail -8
+fi
+
+stamp "done"
+if [ "${RUN_BENCH:-1}" = 1 ]; then sed -n '/^copy bandwidth .* before/,$p' "$OUT/bench.log"; fi

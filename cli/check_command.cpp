@@ -1,0 +1,60 @@
+#include "cli/check_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+
+#include "analyzers/frontend/compile_database.h"
+#include "analyzers/project/project_locator.h"
+#include "cli/report.h"
+#include "support/fs_paths.h"
+
+namespace kl::cli {
+
+int run_check(const std::string& file, const analyzers::AnalysisSettings& settings, std::ostream& out,
+              std::ostream& err) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path path = fs::absolute(file, ec);
+  auto text = read_file_text(path);
+  if (!text) {
+    err << "kernel-lsp: " << file << ": cannot read the file\n";
+    return 2;
+  }
+  analyzers::Analyzer analyzer(settings);
+  out << "file:        " << path.string() << " (" << text->size() << " bytes)\n";
+  out << "toolkit:     " << analyzer.toolkit_description() << "\n";
+  auto toml = analyzers::find_build_toml(path);
+  out << "build.toml:  " << (toml ? toml->string() : std::string("none found above the file")) << "\n";
+  auto database = analyzers::find_compile_database(path);
+  out << "flags from:  " << (database ? database->string() : std::string("no compile_commands.json")) << "\n";
+
+  auto analysis = analyzer.analyze_source(path, *text);
+  out << "archs:       ";
+  for (size_t i = 0; i < analysis.archs.archs.size(); ++i) out << (i ? ", " : "") << analysis.archs.archs[i].text();
+  out << "  (from " << analysis.archs.origin << ")\n";
+  for (const auto& header : analysis.missing_headers) out << "missing:     #include <" << header << "> (skipped)\n";
+  out << "kernels:     " << analysis.facts.kernels.size() << ", launches: " << analysis.facts.launches.size()
+      << ", feature uses: " << analysis.facts.feature_uses.size()
+      << (analysis.facts.arch_dependent ? " (code tests __CUDA_ARCH__: parsed per arch)" : "") << "\n";
+  out << "stages:\n";
+  double total = 0;
+  for (const auto& stage : analysis.timings) {
+    char line[128];
+    std::snprintf(line, sizeof line, "  %-22s %9.1f ms\n", stage.stage.c_str(), stage.milliseconds);
+    out << line;
+    total += stage.milliseconds;
+  }
+  char line[128];
+  std::snprintf(line, sizeof line, "  %-22s %9.1f ms\n", "total", total);
+  out << line;
+  LintReport report;
+  report.files.push_back({path.string(), *text, analysis.findings});
+  report.files_analysed = 1;
+  report.seconds = total / 1000.0;
+  out << "findings:\n";
+  write_text_report(report, out, false);
+  return 0;
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,15 @@
+#pragma once
+// `kernel-lsp check FILE`: runs the whole pipeline on one file and prints what each stage found
+// and how long it took (toolkit, build.toml, archs, flags, each parse, rules), like
+// `clangd --check`. For whoever debugs the server or a surprising finding.
+#include <iosfwd>
+#include <string>
+
+#include "analyzers/analysis.h"
+
+namespace kl::cli {
+
+int run_check(const std::string& file, const analyzers::AnalysisSettings& settings, std::ostream& out,
+              std::ostream& err);
+
+}  // namespace kl::cli

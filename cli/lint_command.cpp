@@ -1,0 +1,114 @@
+#include "cli/lint_command.h"
+
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "analyzers/rules/rule_catalog.h"
+#include "cli/lint_targets.h"
+#include "cli/report.h"
+#include "support/fs_paths.h"
+
+namespace kl::cli {
+namespace {
+
+// A file with NUL bytes in its first 8 KB is not source text; saying so beats 1,000 clang errors.
+bool looks_binary(const std::string& text) {
+  return text.find('\0') < std::min<size_t>(text.size(), 8192);
+}
+
+analyzers::Finding input_problem(const std::string& file, std::string message) {
+  analyzers::Finding f;
+  f.rule_id = std::string(analyzers::kFrontend);
+  f.severity = analyzers::Severity::Error;
+  f.location.file = file;
+  f.message = std::move(message);
+  return f;
+}
+
+FileResult analyse_one(analyzers::Analyzer& analyzer, const LintTarget& target) {
+  FileResult result;
+  result.path = target.path.string();
+  auto text = read_file_text(target.path);
+  if (!text) {
+    result.findings.push_back(input_problem(result.path, "cannot read the file"));
+    return result;
+  }
+  if (looks_binary(*text)) {
+    result.findings.push_back(input_problem(result.path, "binary data, not source text: skipped"));
+    return result;
+  }
+  result.text = *text;
+  try {
+    if (target.kind == TargetKind::BuildToml) {
+      result.findings = analyzer.analyze_build_toml(target.path, result.text);
+    } else {
+      result.findings = analyzer.analyze_source(target.path, result.text).findings;
+    }
+  } catch (const std::exception& e) {
+    result.findings.push_back(input_problem(result.path, std::string("internal error while analysing: ") + e.what()));
+  }
+  return result;
+}
+
+}  // namespace
+
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  auto started = std::chrono::steady_clock::now();
+  LintTargets targets = collect_lint_targets(options.paths);
+  for (const auto& problem : targets.problems) err << "kernel-lsp: " << problem.path << ": " << problem.message << "\n";
+  if (!targets.problems.empty()) return 2;
+  if (targets.targets.empty()) {
+    err << "kernel-lsp: no .cu, .cuh or build.toml files under the given paths\n";
+    return 2;
+  }
+
+  analyzers::Analyzer analyzer(options.settings);
+  std::vector<FileResult> results(targets.targets.size());
+  std::atomic<size_t> next{0};
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(targets.targets.size()));
+  std::vector<std::thread> workers;
+  for (unsigned i = 0; i < jobs; ++i) {
+    workers.emplace_back([&] {
+      for (size_t index = next++; index < targets.targets.size(); index = next++)
+        results[index] = analyse_one(analyzer, targets.targets[index]);
+    });
+  }
+  for (auto& w : workers) w.join();
+
+  LintReport report;
+  report.files_analysed = results.size();
+  bool failing = false;
+  for (auto& result : results) {
+    std::vector<analyzers::Finding> kept;
+    for (auto& f : result.findings) {
+      if (static_cast<int>(f.severity) > static_cast<int>(options.threshold)) continue;
+      kept.push_back(std::move(f));
+    }
+    // Notes (missing headers, partial parses) are shown but never fail a CI job.
+    for (const auto& f : kept)
+      if (f.severity == analyzers::Severity::Error || f.severity == analyzers::Severity::Warning) failing = true;
+    result.findings = std::move(kept);
+    report.files.push_back(std::move(result));
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  switch (options.format) {
+    case ReportFormat::Text: write_text_report(report, out, options.color); break;
+    case ReportFormat::Json: write_json_report(report, out); break;
+    case ReportFormat::Sarif: write_sarif_report(report, out); break;
+    case ReportFormat::Github:
+      write_github_report(report, out);
+      err << summary_line(report) << "\n";
+      break;
+  }
+  out.flush();
+  if (!out) {
+    err << "kernel-lsp: could not write the report\n";
+    return 2;
+  }
+  return failing ? 1 : 0;
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,26 @@
+#pragma once
+// `kernel-lsp lint PATH...`: analyse files in parallel and report. Exit codes: 0 clean, 1 a
+// finding at or above the threshold, 2 usage or internal error (bad path, unwritable output).
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/analysis.h"
+
+namespace kl::cli {
+
+enum class ReportFormat { Text, Json, Sarif, Github };
+
+struct LintOptions {
+  std::vector<std::string> paths;
+  ReportFormat format = ReportFormat::Text;
+  analyzers::Severity threshold = analyzers::Severity::Information;  // report this and worse
+  analyzers::AnalysisSettings settings;
+  unsigned jobs = 0;  // 0: one per core
+  bool color = false;
+};
+
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace kl::cli

@@ -1,0 +1,56 @@
+#include <nlohmann/json.hpp>
+
+#include "cli/report.h"
+
+namespace kl::cli {
+namespace {
+
+// 1-based lines and columns, as people and most tools count (ruff's JSON does the same).
+nlohmann::json location_json(const analyzers::Location& location) {
+  return {{"file", display_path(location.file)},
+          {"line", location.range.start.line + 1},
+          {"column", location.range.start.column + 1},
+          {"end_line", location.range.end.line + 1},
+          {"end_column", location.range.end.column + 1}};
+}
+
+}  // namespace
+
+void write_json_report(const LintReport& report, std::ostream& out) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& file : report.files) {
+    for (const auto& f : file.findings) {
+      nlohmann::json item = location_json(f.location);
+      item["rule"] = f.rule_id;
+      item["severity"] = analyzers::severity_name(f.severity);
+      item["message"] = f.message;
+      item["help_uri"] = f.help_uri;
+      item["notes"] = nlohmann::json::array();
+      for (const auto& note : f.notes) {
+        nlohmann::json n = location_json(note.location);
+        n["message"] = note.message;
+        item["notes"].push_back(n);
+      }
+      item["fixes"] = nlohmann::json::array();
+      for (const auto& fix : f.fixes) {
+        nlohmann::json edits = nlohmann::json::array();
+        for (const auto& e : fix.edits) {
+          nlohmann::json edit = location_json({e.file, e.range});
+          edit["new_text"] = e.new_text;
+          edits.push_back(edit);
+        }
+        item["fixes"].push_back({{"title", fix.title}, {"edits", edits}});
+      }
+      findings.push_back(item);
+    }
+  }
+  nlohmann::json doc = {{"tool", "kernel-lsp"},
+                        {"version", KERNEL_LSP_VERSION},
+                        {"findings", findings},
+                        {"summary", {{"files_analysed", report.files_analysed},
+                                     {"findings", findings.size()},
+                                     {"seconds", report.seconds}}}};
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,349 @@
+// AdaLN for DiT blocks (LTX-Video): RMSNorm or LayerNorm without weight, then
+// x * (1 + scale) + shift, optionally preceded by the gated residual
+// h + branch * gate of the previous sub-block (one pass instead of three).
+//
+// Fast path: every pointer 16-byte aligned, D and all strides multiples of 16
+// bytes, D at most 2048 vectors: the row stays in registers (one read, one
+// write); all loads of a row (x, branch, gate, scale, shift) are issued before
+// the first reduction. Kernels take uint4 pointers and strides in 16-byte
+// units; the host checks alignment. Other layouts use a looped block-per-row
+// kernel with one-element accesses.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "adaln.h"
+
+namespace {
+
+template <typename T>
+struct Pack;
+
+template <>
+struct Pack<float> {
+  static constexpr int N = 4;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    f[0] = __uint_as_float(u.x);
+    f[1] = __uint_as_float(u.y);
+    f[2] = __uint_as_float(u.z);
+    f[3] = __uint_as_float(u.w);
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(__float_as_uint(f[0]), __float_as_uint(f[1]), __float_as_uint(f[2]),
+                      __float_as_uint(f[3]));
+  }
+  __device__ __forceinline__ static float round(float v) { return v; }
+  __device__ __forceinline__ static float to_f(float v) { return v; }
+  __device__ __forceinline__ static float from_f(float v) { return v; }
+};
+
+template <>
+struct Pack<__nv_bfloat16> {
+  static constexpr int N = 8;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      f[2 * i] = __uint_as_float(w[i] << 16);
+      f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+  }
+  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    uint32_t r;
+    memcpy(&r, &h, 4);
+    return r;
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
+  }
+  __device__ __forceinline__ static float round(float v) {
+    return __bfloat162float(__float2bfloat16_rn(v));
+  }
+  __device__ __forceinline__ static float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+  __device__ __forceinline__ static __nv_bfloat16 from_f(float v) { return __float2bfloat16_rn(v); }
+};
+
+template <>
+struct Pack<__half> {
+  static constexpr int N = 8;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      __half2 h;
+      memcpy(&h, &w[i], 4);
+      const float2 p = __half22float2(h);
+      f[2 * i] = p.x;
+      f[2 * i + 1] = p.y;
+    }
+  }
+  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
+    const __half2 h = __floats2half2_rn(a, b);
+    uint32_t r;
+    memcpy(&r, &h, 4);
+    return r;
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
+  }
+  __device__ __forceinline__ static float round(float v) { return __half2float(__float2half_rn(v)); }
+  __device__ __forceinline__ static float to_f(__half v) { return __half2float(v); }
+  __device__ __forceinline__ static __half from_f(float v) { return __float2half_rn(v); }
+};
+
+struct Strides {
+  int64_t out_b, out_s, x_b, x_s, br_b, br_s, g_b, g_s, xo_b, xo_s, sc_b, sc_s, sh_b, sh_s;
+};
+
+template <int WIDTH>
+__device__ __forceinline__ float group_sum(float v) {
+#pragma unroll
+  for (int off = WIDTH / 2; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
+}
+
+__device__ __forceinline__ float block_sum(float v, float* sm) {
+  v = group_sum<32>(v);
+  const int warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  __syncthreads();
+  if (lane == 0) sm[warp] = v;
+  __syncthreads();
+  float t = 0.f;
+  const int nwarps = blockDim.x >> 5;
+  for (int i = 0; i < nwarps; ++i) t += sm[i];
+  return t;
+}
+
+template <int LANES>
+__device__ __forceinline__ float row_sum(float v, float* sm) {
+  if (LANES > 32) return block_sum(v, sm);
+  return group_sum<LANES>(v);
+}
+
+__host__ __device__ constexpr int block_threads(int lanes) { return lanes > 32 ? lanes : 256; }
+
+// ------------------------------------------------------------------ register path
+template <typename T, int LANES, int VPT, bool GATED>
+__global__ void __launch_bounds__(block_threads(LANES))
+    adaln_vec_kernel(uint4* out, const uint4* x, const uint4* branch, const uint4* gate,
+                     uint4* x_out, const uint4* scale, const uint4* shift, Strides st, int rows,
+                     int seq, int nvec, float inv_dim, float eps, int layernorm) {
+  using P = Pack<T>;
+  constexpr int N = P::N;
+  constexpr int GROUPS = block_threads(LANES) / LANES;
+  __shared__ float red[32];
+  const int lane = LANES > 32 ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x % LANES);
+  const int grp = LANES > 32 ? 0 : static_cast<int>(threadIdx.x / LANES);
+  const int row = blockIdx.x * GROUPS + grp;
+  const bool valid = row < rows;
+  const int b = valid ? row / seq : 0;
+  const int s = valid ? row - b * seq : 0;
+  const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+
+  uint4 xv[VPT], bv[VPT], gv[VPT], scv[VPT], shv[VPT];
+#pragma unroll
+  for (int v = 0; v < VPT; ++v) {
+    const int c = lane + v * LANES;
+    const bool ok = valid && c < nvec;
+    xv[v] = ok ? __ldcs(x + b * st.x_b + s * st.x_s + c) : zero;
+    if (GATED) {
+      bv[v] = ok ? __ldcs(branch + b * st.br_b + s * st.br_s + c) : zero;
+      gv[v] = (ok && gate != nullptr) ? __ldg(gate + b * st.g_b + s * st.g_s + c) : zero;
+    }
+    scv[v] = (ok && scale != nullptr) ? __ldg(scale + b * st.sc_b + s * st.sc_s + c) : zero;
+    shv[v] = (ok && shift != nullptr) ? __ldg(shift + b * st.sh_b + s * st.sh_s + c) : zero;
+  }
+
+  float xf[VPT][N];
+  float sum = 0.f;
+#pragma unroll
+  for (int v = 0; v < VPT; ++v) {
+    P::unpack(xv[v], xf[v]);
+    if (GATED) {
+      float bf[N], gf[N];
+      P::unpack(bv[v], bf);
+      if (gate != nullptr) {
+        P::unpack(gv[v], gf);
+      } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i) gf[i] = 1.0f;
+      }
+#pragma unroll
+      for (int i = 0; i < N; ++i) xf[v][i] = P::round(fmaf(bf[i], gf[i], xf[v][i]));
+      const int c = lane + v * LANES;
+      if (valid && c < nvec) x_out[b * st.xo_b + s * st.xo_s + c] = P::pack(xf[v]);
+    }
+  }
+
+  float mean = 0.f;
+  if (layernorm) {
+#pragma unroll
+    for (int v = 0; v < VPT; ++v)
+#pragma unroll
+      for (int i = 0; i < N; ++i) sum += xf[v][i];
+    mean = row_sum<LANES>(sum, red) * inv_dim;
+  }
+  float sq = 0.f;
+#pragma unroll
+  for (int v = 0; v < VPT; ++v) {
+    const int c = lane + v * LANES;
+    if (c < nvec) {
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        const float d = xf[v][i] - mean;
+        sq = fmaf(d, d, sq);
+      }
+    }
+  }
+  const float rstd = rsqrtf(row_sum<LANES>(sq, red) * inv_dim + eps);
+  if (!valid) return;
+#pragma unroll
+  for (int v = 0; v < VPT; ++v) {
+    const int c = lane + v * LANES;
+    if (c >= nvec) continue;
+    float scf[N], shf[N], y[N];
+    P::unpack(scv[v], scf);
+    P::unpack(shv[v], shf);
+#pragma unroll
+    for (int i = 0; i < N; ++i) y[i] = fmaf((xf[v][i] - mean) * rstd, 1.0f + scf[i], shf[i]);
+    out[b * st.out_b + s * st.out_s + c] = P::pack(y);
+  }
+}
+
+// ------------------------------------------------------------------ looped path
+// Block per row, one element per access, passes re-read the row (L1/L2).
+template <typename T, bool GATED>
+__global__ void __launch_bounds__(256)
+    adaln_loop_kernel(T* out, const T* x, const T* branch, const T* gate, T* x_out,
+                      const T* scale, const T* shift, Strides st, int rows, int seq, int dim,
+                      float inv_dim, float eps, int layernorm) {
+  using P = Pack<T>;
+  __shared__ float red[32];
+  for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int b = row / seq;
+    const int s = row - b * seq;
+    const T* src = x + b * st.x_b + s * st.x_s;
+    if (GATED) {
+      const T* br = branch + b * st.br_b + s * st.br_s;
+      const T* g = gate != nullptr ? gate + b * st.g_b + s * st.g_s : nullptr;
+      T* xo = x_out + b * st.xo_b + s * st.xo_s;
+      for (int c = threadIdx.x; c < dim; c += blockDim.x) {
+        const float gf = g != nullptr ? P::to_f(g[c]) : 1.0f;
+        xo[c] = P::from_f(fmaf(P::to_f(br[c]), gf, P::to_f(src[c])));
+      }
+      src = xo;  // each thread re-reads only the elements it wrote
+    }
+    float mean = 0.f;
+    if (layernorm) {
+      float sum = 0.f;
+      for (int c = threadIdx.x; c < dim; c += blockDim.x) sum += P::to_f(src[c]);
+      mean = block_sum(sum, red) * inv_dim;
+    }
+    float sq = 0.f;
+    for (int c = threadIdx.x; c < dim; c += blockDim.x) {
+      const float d = P::to_f(src[c]) - mean;
+      sq = fmaf(d, d, sq);
+    }
+    const float rstd = rsqrtf(block_sum(sq, red) * inv_dim + eps);
+    T* dst = out + b * st.out_b + s * st.out_s;
+    const T* sc = scale != nullptr ? scale + b * st.sc_b + s * st.sc_s : nullptr;
+    const T* sh = shift != nullptr ? shift + b * st.sh_b + s * st.sh_s : nullptr;
+    for (int c = threadIdx.x; c < dim; c += blockDim.x) {
+      const float scf = sc != nullptr ? P::to_f(sc[c]) : 0.0f;
+      const float shf = sh != nullptr ? P::to_f(sh[c]) : 0.0f;
+      dst[c] = P::from_f(fmaf((P::to_f(src[c]) - mean) * rstd, 1.0f + scf, shf));
+    }
+  }
+}
+
+// ------------------------------------------------------------------ host side
+bool tensor_ok(const KlAdaLNTensor& t, int n) {
+  return t.ptr == nullptr ||
+         (reinterpret_cast<uintptr_t>(t.ptr) % 16 == 0 && t.sb % n == 0 && t.ss % n == 0);
+}
+
+Strides strides(const KlAdaLNParams& p, int64_t div) {
+  Strides s;
+  s.out_b = p.out.sb / div; s.out_s = p.out.ss / div;
+  s.x_b = p.x.sb / div; s.x_s = p.x.ss / div;
+  s.br_b = p.branch.sb / div; s.br_s = p.branch.ss / div;
+  s.g_b = p.gate.sb / div; s.g_s = p.gate.ss / div;
+  s.xo_b = p.x_out.sb / div; s.xo_s = p.x_out.ss / div;
+  s.sc_b = p.scale.sb / div; s.sc_s = p.scale.ss / div;
+  s.sh_b = p.shift.sb / div; s.sh_s = p.shift.ss / div;
+  return s;
+}
+
+template <typename T, int LANES, int VPT, bool GATED>
+int launch_vec(const KlAdaLNParams& p, cudaStream_t stream) {
+  constexpr int N = Pack<T>::N;
+  constexpr int GROUPS = block_threads(LANES) / LANES;
+  const int64_t rows = p.batch * p.seq;
+  const int64_t blocks = (rows + GROUPS - 1) / GROUPS;
+  adaln_vec_kernel<T, LANES, VPT, GATED>
+      <<<static_cast<unsigned>(blocks), block_threads(LANES), 0, stream>>>(
+          const_cast<uint4*>(static_cast<const uint4*>(p.out.ptr)),
+          static_cast<const uint4*>(p.x.ptr), static_cast<const uint4*>(p.branch.ptr),
+          static_cast<const uint4*>(p.gate.ptr),
+          const_cast<uint4*>(static_cast<const uint4*>(p.x_out.ptr)),
+          static_cast<const uint4*>(p.scale.ptr), static_cast<const uint4*>(p.shift.ptr),
+          strides(p, N), static_cast<int>(rows), static_cast<int>(p.seq),
+          static_cast<int>(p.dim / N), 1.0f / static_cast<float>(p.dim), p.eps, p.layernorm);
+  return static_cast<int>(cudaGetLastError());
+}
+
+template <typename T, bool GATED>
+int dispatch(const KlAdaLNParams& p, cudaStream_t stream) {
+  constexpr int N = Pack<T>::N;
+  const bool vec = p.dim % N == 0 && p.dim / N <= 2048 && tensor_ok(p.out, N) &&
+                   tensor_ok(p.x, N) && tensor_ok(p.branch, N) && tensor_ok(p.gate, N) &&
+                   tensor_ok(p.x_out, N) && tensor_ok(p.scale, N) && tensor_ok(p.shift, N);
+  if (vec) {
+    const int64_t nvec = p.dim / N;
+    if (nvec <= 8) return launch_vec<T, 8, 1, GATED>(p, stream);
+    if (nvec <= 16) return launch_vec<T, 16, 1, GATED>(p, stream);
+    if (nvec <= 32) return launch_vec<T, 16, 2, GATED>(p, stream);
+    if (nvec <= 64) return launch_vec<T, 32, 2, GATED>(p, stream);
+    if (nvec <= 128) return launch_vec<T, 64, 2, GATED>(p, stream);
+    if (nvec <= 256) return launch_vec<T, 128, 2, GATED>(p, stream);
+    if (nvec <= 512) return launch_vec<T, 256, 2, GATED>(p, stream);
+    if (nvec <= 1024) return launch_vec<T, 512, 2, GATED>(p, stream);
+    return launch_vec<T, 1024, 2, GATED>(p, stream);
+  }
+  const int64_t rows = p.batch * p.seq;
+  const int64_t blocks = rows < 65536 ? rows : 65536;
+  adaln_loop_kernel<T, GATED><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+      const_cast<T*>(static_cast<const T*>(p.out.ptr)), static_cast<const T*>(p.x.ptr),
+      static_cast<const T*>(p.branch.ptr), static_cast<const T*>(p.gate.ptr),
+      const_cast<T*>(static_cast<const T*>(p.x_out.ptr)), static_cast<const T*>(p.scale.ptr),
+      static_cast<const T*>(p.shift.ptr), strides(p, 1), static_cast<int>(rows),
+      static_cast<int>(p.seq), static_cast<int>(p.dim), 1.0f / static_cast<float>(p.dim), p.eps,
+      p.layernorm);
+  return static_cast<int>(cudaGetLastError());
+}
+
+template <typename T>
+int typed(const KlAdaLNParams& p, cudaStream_t stream) {
+  return p.branch.ptr != nullptr ? dispatch<T, true>(p, stream) : dispatch<T, false>(p, stream);
+}
+
+}  // namespace
+
+extern "C" int kl_adaln(const KlAdaLNParams* p, cudaStream_t stream) {
+  if (p == nullptr || p->out.ptr == nullptr || p->x.ptr == nullptr) return KL_ADALN_EARGS;
+  if (p->branch.ptr != nullptr && p->x_out.ptr == nullptr) return KL_ADALN_EARGS;
+  if (p->batch < 0 || p->seq < 0 || p->dim < 0) return KL_ADALN_EARGS;
+  if (p->batch == 0 || p->seq == 0 || p->dim == 0) return 0;
+  const int64_t rows = p->batch * p->seq;
+  if (rows > INT32_MAX || p->dim > INT32_MAX) return KL_ADALN_ESIZE;
+  switch (p->dtype) {
+    case KL_ADALN_F32: return typed<float>(*p, stream);
+    case KL_ADALN_F16: return typed<__half>(*p, stream);
+    case KL_ADALN_BF16: return typed<__nv_bfloat16>(*p, stream);
+    default: return KL_ADALN_EDTYPE;
+  }
+}

@@ -1,0 +1,45 @@
+// Plain C interface of the AdaLN kernels (no torch headers).
+//
+// For x [B, S, D] (rows r = b * S + s):
+//   optional gated residual:  x = round(h + branch * gate);  x_out = x
+//   n = RMSNorm(x) or LayerNorm(x), no weight, fp32 statistics
+//   out = round(n * (1 + scale) + shift)
+// scale / shift / gate are [B, 1, D] (per sample: token stride 0) or [B, S, D]
+// (per token); either of scale and shift may be absent. Every tensor has a
+// contiguous last dimension and its own (batch, token) strides in elements.
+// out may alias x; x_out may alias h.
+#pragma once
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { KL_ADALN_F32 = 0, KL_ADALN_F16 = 1, KL_ADALN_BF16 = 2 };
+enum { KL_ADALN_EDTYPE = -1, KL_ADALN_EARGS = -2, KL_ADALN_ESIZE = -3 };
+
+typedef struct {
+  const void* ptr;
+  int64_t sb, ss;  // batch and token strides (elements)
+} KlAdaLNTensor;
+
+typedef struct {
+  KlAdaLNTensor out;    // written
+  KlAdaLNTensor x;      // input (h when gated)
+  KlAdaLNTensor branch; // gated residual: branch output (NULL: no residual)
+  KlAdaLNTensor gate;   // gated residual: gate (NULL: gate of 1)
+  KlAdaLNTensor x_out;  // gated residual: updated residual stream (written)
+  KlAdaLNTensor scale;  // NULL: no scale
+  KlAdaLNTensor shift;  // NULL: no shift
+  int64_t batch, seq, dim;
+  float eps;
+  int layernorm;  // 0: RMSNorm, 1: LayerNorm
+  int dtype;
+} KlAdaLNParams;
+
+int kl_adaln(const KlAdaLNParams* p, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,105 @@
+"""AdaLN benchmarks (H200, bf16), LTX-Video shapes: RMSNorm (no weight) then
+x * (1 + scale) + shift with per-sample [B, 1, D] modulation; the LayerNorm
+variant; per-token modulation; the gated residual h + branch * gate fused in
+front. Against eager (diffusers' chain), torch.compile and Liger's modulated
+RMSNorm where it applies.
+
+    PYTHONPATH=kernels/build/adaln:.peers/liger/src python kernels/adaln/benchmarks/benchmark.py [--json out.json]
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
+
+import adaln  # noqa: E402
+
+EPS = 1e-6
+
+
+def rms_mod(x, scale, shift, eps: float):
+    """diffusers RMSNorm(elementwise_affine=False) then the modulation."""
+    dt = x.dtype
+    h = x.float()
+    var = h.pow(2).mean(-1, keepdim=True)
+    h = (h * torch.rsqrt(var + eps)).to(dt)
+    return h * (1 + scale) + shift
+
+
+def ln_mod(x, scale, shift, eps: float):
+    return F.layer_norm(x, (x.shape[-1],), eps=eps) * (1 + scale) + shift
+
+
+def gated_rms_mod(h, a, gate, scale, shift, eps: float):
+    h = h + a * gate
+    return rms_mod(h, scale, shift, eps), h
+
+
+def run(rec: Recorder, quick=False):
+    L = liger_ops()
+    dt = torch.bfloat16
+    shapes = [(1, 6144, 2048), (2, 7392, 2048), (2, 8192, 2048), (4, 16384, 2048), (2, 7392, 4096)]
+    if quick:
+        shapes = [(2, 7392, 2048)]
+    for b, s, d in shapes:
+        x = torch.randn(b, s, d, device="cuda", dtype=dt)
+        scale = (0.1 * torch.randn(b, 1, d, device="cuda")).to(dt)
+        shift = (0.1 * torch.randn(b, 1, d, device="cuda")).to(dt)
+        n = b * s * d
+        mb = 2 * n * 2 + 2 * b * d * 2
+        shape = f"{b}x{s}x{d}"
+        op = "adaln rms per-sample"
+        rec.measure(op, shape, "ours", lambda: adaln.adaln(x, scale, shift, EPS, "rms"), mb)
+        rec.measure(op, shape, "eager", lambda: rms_mod(x, scale, shift, EPS), mb)
+        rec.measure(op, shape, "compile", lambda: compiled(rms_mod)(x, scale, shift, EPS), mb)
+        if L is not None:
+            fn = L.modulated_rms_norm.LigerModulatedRMSNormFunction.apply
+            rec.measure(op, shape, "liger", lambda: fn(x, None, scale, shift, EPS), mb)
+        if (b, s, d) in ((2, 8192, 2048), (4, 16384, 2048)):
+            op = "adaln layer per-sample"
+            rec.measure(op, shape, "ours", lambda: adaln.adaln(x, scale, shift, EPS, "layer"), mb)
+            rec.measure(op, shape, "eager", lambda: ln_mod(x, scale, shift, EPS), mb)
+            rec.measure(op, shape, "compile", lambda: compiled(ln_mod)(x, scale, shift, EPS), mb)
+        if (b, s, d) in ((2, 7392, 2048), (2, 7392, 4096)):
+            sc_t = (0.1 * torch.randn(b, s, d, device="cuda")).to(dt)
+            sh_t = (0.1 * torch.randn(b, s, d, device="cuda")).to(dt)
+            op = "adaln rms per-token"
+            mbt = 4 * n * 2
+            rec.measure(op, shape, "ours", lambda: adaln.adaln(x, sc_t, sh_t, EPS, "rms"), mbt)
+            rec.measure(op, shape, "eager", lambda: rms_mod(x, sc_t, sh_t, EPS), mbt)
+            rec.measure(op, shape, "compile", lambda: compiled(rms_mod)(x, sc_t, sh_t, EPS), mbt)
+            if L is not None:
+                fn = L.modulated_rms_norm.LigerModulatedRMSNormFunction.apply
+                rec.measure(op, shape, "liger", lambda: fn(x, None, sc_t, sh_t, EPS), mbt)
+            del sc_t, sh_t
+            a = torch.randn(b, s, d, device="cuda", dtype=dt)
+            gate = (0.1 * torch.randn(b, 1, d, device="cuda")).to(dt)
+            op = "adaln gated residual+rms"
+            mbg = 4 * n * 2 + 3 * b * d * 2
+            rec.measure(op, shape, "ours", lambda: adaln.adaln_gated(x, a, gate, scale, shift, EPS, "rms"), mbg)
+            rec.measure(op, shape, "eager", lambda: gated_rms_mod(x, a, gate, scale, shift, EPS), mbg)
+            rec.measure(op, shape, "compile", lambda: compiled(gated_rms_mod)(x, a, gate, scale, shift, EPS), mbg)
+            del a
+        del x
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    rec = Recorder(copy_bandwidth_gbs())
+    print(f"copy bandwidth {rec.copy_gbs:.0f} GB/s")
+    run(rec, args.quick)
+    if args.json:
+        args.json.write_text(json.dumps({"copy_gbs": rec.copy_gbs, "rows": rec.rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Shared helpers for the kernel benchmarks (GPU).
+
+Times with triton.testing.do_bench (median, L2 flushed before each call by
+do_bench), measures the device-to-device copy bandwidth (bytes read + written)
+as the ceiling, and wraps the peers: eager PyTorch, torch.compile (static
+shapes, one compilation per shape) and Liger-Kernel when importable.
+"""
+
+import math
+import os
+import sys
+import time
+import traceback
+
+import torch
+
+WARMUP_MS = float(os.environ.get("KBENCH_WARMUP_MS", "10"))
+REP_MS = float(os.environ.get("KBENCH_REP_MS", "40"))
+
+
+def bench_ms(fn):
+    import triton.testing
+
+    return float(triton.testing.do_bench(fn, warmup=WARMUP_MS, rep=REP_MS, return_mode="median"))
+
+
+def copy_bandwidth_gbs(nbytes=2 << 30):
+    """Device-to-device copy of `nbytes`; returns GB/s counting read + write."""
+    src = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda").uniform_()
+    dst = torch.empty_like(src)
+    ms = bench_ms(lambda: dst.copy_(src))
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * nbytes / (ms * 1e-3) / 1e9
+
+
+_compiled = {}
+
+
+def compiled(fn):
+    """torch.compile(fn) with static shapes; one compilation per new shape."""
+    import torch._dynamo
+
+    cfg = torch._dynamo.config
+    for attr in ("cache_size_limit", "recompile_limit"):
+        if hasattr(cfg, attr):
+            setattr(cfg, attr, 1024)
+    if hasattr(cfg, "accumulated_cache_size_limit"):
+        cfg.accumulated_cache_size_limit = 4096
+    if hasattr(cfg, "accumulated_recompile_limit"):
+        cfg.accumulated_recompile_limit = 4096
+    key = id(fn)
+    if key not in _compiled:
+        _compiled[key] = torch.compile(fn, dynamic=False)
+    return _compiled[key]
+
+
+def liger_ops():
+    """Liger-Kernel's op modules (rms_norm, fused_add_rms_norm, geglu, rope,
+    modulated_rms_norm) as attributes, or None when Liger is not importable
+    (PYTHONPATH must hold Liger's src folder)."""
+    import importlib
+    import types
+
+    names = ["rms_norm", "fused_add_rms_norm", "geglu", "rope", "modulated_rms_norm"]
+    try:
+        mods = {n: importlib.import_module(f"liger_kernel.ops.{n}") for n in names}
+    except Exception as e:  # pragma: no cover - depends on the machine
+        print(f"bench: Liger-Kernel unavailable: {e}", file=sys.stderr)
+        return None
+    return types.SimpleNamespace(**mods)
+
+
+class Recorder:
+    """Collects one row per (op, shape, implementation)."""
+
+    def __init__(self, copy_gbs):
+        self.copy_gbs = copy_gbs
+        self.rows = []
+
+    def measure(self, op, shape, impl, fn, min_bytes, note=""):
+        row = {"op": op, "shape": shape, "impl": impl, "min_bytes": int(min_bytes), "note": note}
+        try:
+            t0 = time.time()
+            fn()  # first call: compilation / autotuning outside the timing
+            torch.cuda.synchronize()
+            row["first_call_s"] = round(time.time() - t0, 3)
+            ms = bench_ms(fn)
+            row["us"] = ms * 1e3
+            row["gbs"] = min_bytes / (ms * 1e-3) / 1e9
+            row["pct_copy"] = 100.0 * row["gbs"] / self.copy_gbs
+        except Exception as e:  # keep going: one failing peer must not lose the run
+            row["error"] = f"{type(e).__name__}: {e}"[:500]
+            traceback.print_exc()
+        self.rows.append(row)
+        us = row.get("us")
+        print(
+            f"  {op:<22} {shape:<28} {impl:<14} "
+            + (f"{us:9.2f} us {row['pct_copy']:6.1f}% copy" if us is not None else "ERROR " + row["error"][:80]),
+            flush=True,
+        )
+        return row

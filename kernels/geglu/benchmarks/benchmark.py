@@ -1,0 +1,61 @@
+"""GEGLU benchmarks (H200, bf16): x [T, 2F] -> gelu_tanh(x[:, :F]) * x[:, F:],
+against eager, torch.compile and Liger's GELU-mul (given the two halves as
+separate contiguous tensors, its API).
+
+    PYTHONPATH=kernels/build/geglu:.peers/liger/src python kernels/geglu/benchmarks/benchmark.py [--json out.json]
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
+
+import geglu  # noqa: E402
+
+
+def eager_geglu(x):
+    f = x.shape[-1] // 2
+    return F.gelu(x[..., :f], approximate="tanh") * x[..., f:]
+
+
+def run(rec: Recorder, quick=False):
+    L = liger_ops()
+    dt = torch.bfloat16
+    shapes = [(t, 8192) for t in (1, 128, 1024, 8192, 14784, 32768)] + [(6144, 16384)]
+    if quick:
+        shapes = [(1, 8192), (32768, 8192)]
+    for t, f in shapes:
+        x = torch.randn(t, 2 * f, device="cuda", dtype=dt)
+        mb = t * 3 * f * x.element_size()
+        op, shape = "geglu tanh", f"{t}x2*{f}"
+        rec.measure(op, shape, "ours", lambda: geglu.geglu(x), mb)
+        rec.measure(op, shape, "eager", lambda: eager_geglu(x), mb)
+        rec.measure(op, shape, "compile", lambda: compiled(eager_geglu)(x), mb)
+        if L is not None:
+            a, b = x[:, :f].contiguous(), x[:, f:].contiguous()
+            fn = L.geglu.LigerGELUMulFunction.apply
+            rec.measure(op, shape, "liger", lambda: fn(a, b), mb, note="halves as two tensors")
+            del a, b
+        del x
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    rec = Recorder(copy_bandwidth_gbs())
+    print(f"copy bandwidth {rec.copy_gbs:.0f} GB/s")
+    run(rec, args.quick)
+    if args.json:
+        args.json.write_text(json.dumps({"copy_gbs": rec.copy_gbs, "rows": rec.rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,232 @@
+// GEGLU: gelu(gate) * up over the two halves of the last dimension.
+//
+// Memory-bound: per output element it reads two and writes one. The vector
+// kernel gives each thread two 16-byte output vectors (four 16-byte loads in
+// flight) and streams inputs with evict-first loads. It takes uint4 pointers
+// and strides in 16-byte units: the host checks alignment first and uses the
+// one-element kernel otherwise.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "geglu.h"
+
+namespace {
+
+template <typename T>
+struct Pack;
+
+template <>
+struct Pack<float> {
+  static constexpr int N = 4;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    f[0] = __uint_as_float(u.x);
+    f[1] = __uint_as_float(u.y);
+    f[2] = __uint_as_float(u.z);
+    f[3] = __uint_as_float(u.w);
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(__float_as_uint(f[0]), __float_as_uint(f[1]), __float_as_uint(f[2]),
+                      __float_as_uint(f[3]));
+  }
+  __device__ __forceinline__ static float to_f(float v) { return v; }
+  __device__ __forceinline__ static float from_f(float v) { return v; }
+};
+
+template <>
+struct Pack<__nv_bfloat16> {
+  static constexpr int N = 8;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      f[2 * i] = __uint_as_float(w[i] << 16);
+      f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+  }
+  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    uint32_t r;
+    memcpy(&r, &h, 4);
+    return r;
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
+  }
+  __device__ __forceinline__ static float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+  __device__ __forceinline__ static __nv_bfloat16 from_f(float v) { return __float2bfloat16_rn(v); }
+};
+
+template <>
+struct Pack<__half> {
+  static constexpr int N = 8;
+  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
+    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      __half2 h;
+      memcpy(&h, &w[i], 4);
+      const float2 p = __half22float2(h);
+      f[2 * i] = p.x;
+      f[2 * i + 1] = p.y;
+    }
+  }
+  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
+    const __half2 h = __floats2half2_rn(a, b);
+    uint32_t r;
+    memcpy(&r, &h, 4);
+    return r;
+  }
+  __device__ __forceinline__ static uint4 pack(const float* f) {
+    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
+  }
+  __device__ __forceinline__ static float to_f(__half v) { return __half2float(v); }
+  __device__ __forceinline__ static __half from_f(float v) { return __float2half_rn(v); }
+};
+
+__device__ __forceinline__ int64_t row_offset(unsigned row, unsigned inner, int64_t so,
+                                              int64_t si) {
+  const unsigned o = row / inner;
+  const unsigned i = row - o * inner;
+  return static_cast<int64_t>(o) * so + static_cast<int64_t>(i) * si;
+}
+
+// gelu_tanh(x) = 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)),
+// u = sqrt(2/pi) (x + 0.044715 x^3). PRECISE: accurate exp and division
+// (fp32 data); otherwise the hardware approximations, far below bf16/fp16
+// resolution. Both give the right limits (x for large x, -0 for very negative x).
+template <bool PRECISE>
+__device__ __forceinline__ float gelu_tanh(float x) {
+  constexpr float kTwoSqrt2OverPi = 1.5957691216057308f;  // 2 * sqrt(2/pi)
+  const float x3 = x * x * x;
+  const float t = -kTwoSqrt2OverPi * fmaf(0.044715f, x3, x);
+  if (PRECISE) return x / (1.0f + expf(t));
+  return __fdividef(x, 1.0f + __expf(t));
+}
+
+__device__ __forceinline__ float gelu_erf(float x) {
+  return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+}
+
+template <bool TANH, bool PRECISE>
+__device__ __forceinline__ float geglu1(float g, float u) {
+  return (TANH ? gelu_tanh<PRECISE>(g) : gelu_erf(g)) * u;
+}
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 2;
+
+// I: index type of the flat (row, vector) slot; 32-bit when it fits, which
+// keeps the per-slot division cheap.
+template <typename T, bool TANH, typename I>
+__global__ void __launch_bounds__(kThreads)
+    geglu_vec_kernel(uint4* out, const uint4* in, I rows, int inner, I nvf, int64_t out_so,
+                     int64_t out_si, int64_t in_so, int64_t in_si, int swapped) {
+  using P = Pack<T>;
+  constexpr int N = P::N;
+  constexpr bool PRECISE = sizeof(T) == 4;
+  const I total = rows * nvf;
+  const I base = static_cast<I>(blockIdx.x) * (kThreads * kUnroll) + threadIdx.x;
+  const int64_t gate_off = swapped ? nvf : 0;
+  const int64_t up_off = swapped ? 0 : nvf;
+  uint4 g[kUnroll], u[kUnroll];
+  int64_t oo[kUnroll];
+#pragma unroll
+  for (int k = 0; k < kUnroll; ++k) {
+    const I slot = base + k * kThreads;
+    oo[k] = -1;
+    if (slot < total) {
+      const I row = slot / nvf;
+      const int64_t j = static_cast<int64_t>(slot - row * nvf);
+      const unsigned r = static_cast<unsigned>(row);
+      const int64_t oi = row_offset(r, inner, in_so, in_si) + j;
+      g[k] = __ldcs(in + oi + gate_off);
+      u[k] = __ldcs(in + oi + up_off);
+      oo[k] = row_offset(r, inner, out_so, out_si) + j;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kUnroll; ++k) {
+    if (oo[k] < 0) continue;
+    float gf[N], uf[N], y[N];
+    P::unpack(g[k], gf);
+    P::unpack(u[k], uf);
+#pragma unroll
+    for (int i = 0; i < N; ++i) y[i] = geglu1<TANH, PRECISE>(gf[i], uf[i]);
+    out[oo[k]] = P::pack(y);
+  }
+}
+
+template <typename T, bool TANH, typename I>
+__global__ void __launch_bounds__(kThreads)
+    geglu_scalar_kernel(T* out, const T* in, I rows, int inner, I f, int64_t out_so,
+                        int64_t out_si, int64_t in_so, int64_t in_si, int swapped) {
+  using P = Pack<T>;
+  constexpr bool PRECISE = sizeof(T) == 4;
+  const I slot = static_cast<I>(blockIdx.x) * kThreads + threadIdx.x;
+  if (slot >= rows * f) return;
+  const I row = slot / f;
+  const int64_t j = static_cast<int64_t>(slot - row * f);
+  const unsigned r = static_cast<unsigned>(row);
+  const int64_t oi = row_offset(r, inner, in_so, in_si) + j;
+  const float a = P::to_f(in[oi]);
+  const float b = P::to_f(in[oi + f]);
+  const float y = swapped ? geglu1<TANH, PRECISE>(b, a) : geglu1<TANH, PRECISE>(a, b);
+  out[row_offset(r, inner, out_so, out_si) + j] = P::from_f(y);
+}
+
+bool aligned(const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; }
+
+template <typename T, bool TANH, typename I>
+int launch(const KlGegluParams& p, cudaStream_t stream) {
+  constexpr int N = Pack<T>::N;
+  const bool vec = p.f % N == 0 && aligned(p.out) && aligned(p.in) && p.out_so % N == 0 &&
+                   p.out_si % N == 0 && p.in_so % N == 0 && p.in_si % N == 0;
+  if (vec) {
+    const int64_t nvf = p.f / N;
+    const int64_t blocks = (p.rows * nvf + kThreads * kUnroll - 1) / (kThreads * kUnroll);
+    if (blocks > INT32_MAX) return KL_GEGLU_ESIZE;
+    geglu_vec_kernel<T, TANH, I><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+        static_cast<uint4*>(p.out), static_cast<const uint4*>(p.in), static_cast<I>(p.rows),
+        static_cast<int>(p.inner), static_cast<I>(nvf), p.out_so / N, p.out_si / N, p.in_so / N, p.in_si / N,
+        p.swapped);
+  } else {
+    const int64_t blocks = (p.rows * p.f + kThreads - 1) / kThreads;
+    if (blocks > INT32_MAX) return KL_GEGLU_ESIZE;
+    geglu_scalar_kernel<T, TANH, I><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+        static_cast<T*>(p.out), static_cast<const T*>(p.in), static_cast<I>(p.rows),
+        static_cast<int>(p.inner), static_cast<I>(p.f), p.out_so, p.out_si, p.in_so, p.in_si, p.swapped);
+  }
+  return static_cast<int>(cudaGetLastError());
+}
+
+template <typename T, typename I>
+int typed_index(const KlGegluParams& p, cudaStream_t stream) {
+  return p.tanh_approx ? launch<T, true, I>(p, stream) : launch<T, false, I>(p, stream);
+}
+
+template <typename T>
+int typed(const KlGegluParams& p, cudaStream_t stream) {
+  // Slots (plus one block of slack) must fit the 32-bit index.
+  const int64_t slots = p.rows * p.f + kThreads * kUnroll;
+  return slots < INT32_MAX ? typed_index<T, uint32_t>(p, stream)
+                           : typed_index<T, uint64_t>(p, stream);
+}
+
+}  // namespace
+
+extern "C" int kl_geglu(const KlGegluParams* p, cudaStream_t stream) {
+  if (p == nullptr || p->out == nullptr || p->in == nullptr || p->inner <= 0 || p->rows < 0 ||
+      p->f < 0)
+    return KL_GEGLU_EARGS;
+  if (p->rows == 0 || p->f == 0) return 0;
+  if (p->rows > INT32_MAX || p->inner > INT32_MAX) return KL_GEGLU_ESIZE;
+  switch (p->dtype) {
+    case KL_GEGLU_F32: return typed<float>(*p, stream);
+    case KL_GEGLU_F16: return typed<__half>(*p, stream);
+    case KL_GEGLU_BF16: return typed<__nv_bfloat16>(*p, stream);
+    default: return KL_GEGLU_EDTYPE;
+  }
+}

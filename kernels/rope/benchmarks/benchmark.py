@@ -1,0 +1,131 @@
+"""RoPE benchmarks (H200, bf16).
+
+Qwen3-8B: q [T, 32, 128] and k [T, 8, 128], NeoX rotate-half, against
+transformers' apply_rotary_pos_emb (eager, torch.compile) and Liger's rope.
+LTX-Video: interleaved RoPE over the full width of q and k [B, S, D], with
+fp32 cos/sin given (diffusers' apply_rotary_emb) or computed from the grid
+coordinates (diffusers' LTXVideoRotaryPosEmbed + apply); no Liger equivalent.
+
+    PYTHONPATH=kernels/build/rope:.peers/liger/src python kernels/rope/benchmarks/benchmark.py [--json out.json]
+"""
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
+
+import rope  # noqa: E402
+
+
+def rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2 :]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def hf_apply_rotary_pos_emb(q, k, cos, sin):
+    cos = cos.unsqueeze(1)
+    sin = sin.unsqueeze(1)
+    return (q * cos) + (rotate_half(q) * sin), (k * cos) + (rotate_half(k) * sin)
+
+
+def ltx_apply(x, cos, sin):
+    """diffusers LTX-Video apply_rotary_emb."""
+    x_real, x_imag = x.unflatten(2, (-1, 2)).unbind(-1)
+    x_rotated = torch.stack([-x_imag, x_real], dim=-1).flatten(2)
+    return (x.float() * cos + x_rotated.float() * sin).to(x.dtype)
+
+
+def ltx_apply_qk(q, k, cos, sin):
+    return ltx_apply(q, cos, sin), ltx_apply(k, cos, sin)
+
+
+def ltx_cos_sin(grid, freqs, dim: int):
+    """diffusers LTXVideoRotaryPosEmbed.forward after the grid is built."""
+    f = freqs * (grid.unsqueeze(-1) * 2 - 1)
+    f = f.transpose(-1, -2).flatten(2)
+    cos = f.cos().repeat_interleave(2, dim=-1)
+    sin = f.sin().repeat_interleave(2, dim=-1)
+    pad = dim % 6
+    if pad:
+        cos = torch.cat([torch.ones_like(cos[:, :, :pad]), cos], dim=-1)
+        sin = torch.cat([torch.zeros_like(sin[:, :, :pad]), sin], dim=-1)
+    return cos, sin
+
+
+def ltx_full(q, k, grid, freqs):
+    cos, sin = ltx_cos_sin(grid, freqs, q.shape[-1])
+    return ltx_apply_qk(q, k, cos, sin)
+
+
+def run(rec: Recorder, quick=False):
+    L = liger_ops()
+    dt = torch.bfloat16
+    tokens = [1, 16, 128, 1024, 4096, 8192, 32768] if not quick else [1, 4096, 32768]
+    max_pos = 40960
+    cache = rope.build_cos_sin_cache(max_pos, 128, 1e6, device="cuda")
+    for t in tokens:
+        q4 = torch.randn(1, t, 32, 128, device="cuda", dtype=dt)
+        k4 = torch.randn(1, t, 8, 128, device="cuda", dtype=dt)
+        qt, kt = q4.transpose(1, 2), k4.transpose(1, 2)  # transformers' [B, H, S, D] views
+        pos = torch.arange(t, device="cuda")
+        c = cache[pos]
+        cos = torch.cat([c[:, :64], c[:, :64]], -1)[None].to(dt)
+        sin = torch.cat([c[:, 64:], c[:, 64:]], -1)[None].to(dt)
+        mb = 2 * t * 40 * 128 * 2 + 2 * t * 128 * 2
+        op, shape = "rope qwen3 q+k", f"T={t}"
+        rec.measure(op, shape, "ours", lambda: rope.rope_neox(q4, k4, pos, cache), mb)
+        rec.measure(op, shape, "eager_hf", lambda: hf_apply_rotary_pos_emb(qt, kt, cos, sin), mb)
+        rec.measure(op, shape, "compile", lambda: compiled(hf_apply_rotary_pos_emb)(qt, kt, cos, sin), mb)
+        if L is not None:
+            fn = L.rope.LigerRopeFunction.apply
+            rec.measure(op, shape, "liger", lambda: fn(qt, kt, cos, sin), mb)
+        del q4, k4
+
+    # LTX-Video: (B, F, H, W) latent grids of 768x512x121 (6144 tokens) and
+    # 704x512x161 with CFG (2 x 7392), hidden 2048 (2B) and 4096 (13B).
+    grids = [(1, 16, 24, 16), (2, 21, 22, 16)]
+    dims = [2048, 4096] if not quick else [2048]
+    for d in dims:
+        freqs = rope.ltx_video_freqs(d, device="cuda")
+        for b, f, h, w in grids:
+            s = f * h * w
+            grid = rope.ltx_video_grid(b, f, h, w, rope_interpolation_scale=(8 / 25.0, 32, 32), device="cuda")
+            q = torch.randn(b, s, d, device="cuda", dtype=dt)
+            k = torch.randn(b, s, d, device="cuda", dtype=dt)
+            cos, sin = ltx_cos_sin(grid, freqs, d)
+            shape = f"{b}x{s}x{d}"
+            qk = 2 * 2 * b * s * d * 2
+            mb = qk + 2 * b * s * d * 4
+            op = "rope ltx given cos/sin"
+            rec.measure(op, shape, "ours", lambda: rope.rope_interleaved(q, k, cos, sin), mb)
+            rec.measure(op, shape, "eager", lambda: ltx_apply_qk(q, k, cos, sin), mb)
+            rec.measure(op, shape, "compile", lambda: compiled(ltx_apply_qk)(q, k, cos, sin), mb)
+            op = "rope ltx from grid"
+            mb = qk + b * s * 3 * 4
+            rec.measure(op, shape, "ours", lambda: rope.rope_ltx(q, k, grid, freqs), mb)
+            rec.measure(op, shape, "eager", lambda: ltx_full(q, k, grid, freqs), mb)
+            rec.measure(op, shape, "compile", lambda: compiled(ltx_full)(q, k, grid, freqs), mb)
+            del q, k, cos, sin
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    rec = Recorder(copy_bandwidth_gbs())
+    print(f"copy bandwidth {rec.copy_gbs:.0f} GB/s")
+    run(rec, args.quick)
+    if args.json:
+        args.json.write_text(json.dumps({"copy_gbs": rec.copy_gbs, "rows": rec.rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

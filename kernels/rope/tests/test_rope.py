@@ -1,0 +1,174 @@
+"""RoPE kernels against float64 references (GPU): NeoX rotate-half on q and k
+(Qwen3), LTX-Video interleaved RoPE with given cos/sin and with cos/sin
+computed in the kernel from grid coordinates. Fresh random inputs, every
+dtype, strided / offset views, head or hidden widths that defeat the vector path."""
+
+import math
+
+import pytest
+import torch
+
+import rope
+
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+
+DTYPES = [torch.bfloat16, torch.float16, torch.float32]
+NORM_TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-5}
+ELEM_TOL = {torch.bfloat16: (1.6e-2, 1.6e-2), torch.float16: (2e-3, 2e-3), torch.float32: (2e-5, 2e-5)}
+
+
+def check(out, ref, dtype):
+    assert not torch.isnan(out).any(), "unwritten (NaN) outputs"
+    err = ((out.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    assert err <= NORM_TOL[dtype], f"normwise relative error {err:.3g}"
+    rtol, atol = ELEM_TOL[dtype]
+    torch.testing.assert_close(out.double(), ref, rtol=rtol, atol=atol)
+
+
+def ref_neox(x, positions, cache):
+    # x [T, H, D]; cache [P, rot]
+    rot = cache.shape[1]
+    half = rot // 2
+    c = cache.double()[positions][:, None, :half]
+    s = cache.double()[positions][:, None, half:]
+    x64 = x.double().clone()
+    x1, x2 = x64[..., :half].clone(), x64[..., half:rot].clone()
+    x64[..., :half] = x1 * c - x2 * s
+    x64[..., half:rot] = x2 * c + x1 * s
+    return x64
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("tokens", [1, 7, 300, 4100])
+@pytest.mark.parametrize("cache_fp32", [True, False])
+@pytest.mark.parametrize("pos_dtype", [torch.int64, torch.int32])
+def test_neox_qwen3(dtype, tokens, cache_fp32, pos_dtype):
+    max_pos = 8192
+    cache = rope.build_cos_sin_cache(max_pos, 128, 1e6, device="cuda", dtype=torch.float32 if cache_fp32 else dtype)
+    # q and k as views of a fused qkv projection (token stride 6144)
+    qkv = torch.randn(tokens, (32 + 8 + 8) * 128, device="cuda").to(dtype)
+    q = qkv[:, : 32 * 128].view(tokens, 32, 128)
+    k = qkv[:, 32 * 128 : 40 * 128].view(tokens, 8, 128)
+    positions = torch.randint(0, max_pos, (tokens,), device="cuda", dtype=pos_dtype)
+    rq, rk = ref_neox(q, positions.long(), cache), ref_neox(k, positions.long(), cache)
+    v_before = qkv[:, 40 * 128 :].clone()
+    rope.rope_neox(q, k, positions, cache)
+    check(q, rq, dtype)
+    check(k, rk, dtype)
+    assert torch.equal(qkv[:, 40 * 128 :], v_before), "v was touched"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim,rot", [(128, 64), (100, 100), (96, 40), (64, 64)])
+def test_neox_shapes(dtype, head_dim, rot):
+    tokens, hq, hk = 33, 4, 2
+    cache = rope.build_cos_sin_cache(512, rot, 1e4, device="cuda")
+    q = torch.randn(2, tokens, hq, head_dim, device="cuda").to(dtype)
+    k = torch.randn(2, tokens, hk, head_dim, device="cuda").to(dtype)
+    positions = torch.randint(0, 512, (2, tokens), device="cuda")
+    rq = ref_neox(q.view(-1, hq, head_dim), positions.view(-1), cache).view(q.shape)
+    rk = ref_neox(k.view(-1, hk, head_dim), positions.view(-1), cache).view(k.shape)
+    rope.rope_neox(q, k, positions, cache)
+    check(q, rq, dtype)
+    check(k, rk, dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_neox_offset_q_only(dtype):
+    tokens, h, d = 50, 3, 128
+    flat = torch.randn(tokens * h * d + 1, device="cuda").to(dtype)
+    q = flat[1:].view(tokens, h, d)  # misaligned: element path
+    cache = rope.build_cos_sin_cache(100, d, 1e4, device="cuda")
+    positions = torch.randint(0, 100, (tokens,), device="cuda")
+    rq = ref_neox(q, positions, cache)
+    rope.rope_neox(q, None, positions, cache)
+    check(q, rq, dtype)
+
+
+def ref_interleaved(x, cos, sin):
+    x64 = x.double()
+    rot = torch.stack([-x64[..., 1::2], x64[..., 0::2]], dim=-1).flatten(-2)
+    return x64 * cos.double() + rot * sin.double()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dim", [2048, 96, 100, 30])
+@pytest.mark.parametrize("batch_cos", [1, 2])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_interleaved_given(dtype, dim, batch_cos, inplace):
+    b, s = 2, 77
+    q = torch.randn(b, s, dim, device="cuda").to(dtype)
+    k = torch.randn(b, s, dim, device="cuda").to(dtype)
+    ang = torch.rand(batch_cos, s, dim // 2, device="cuda") * 100
+    cos = ang.cos().repeat_interleave(2, dim=-1)
+    sin = ang.sin().repeat_interleave(2, dim=-1)
+    rq, rk = ref_interleaved(q, cos, sin), ref_interleaved(k, cos, sin)
+    if inplace:
+        oq, ok = rope.rope_interleaved(q, k, cos, sin, inplace=True)
+        assert oq is q and ok is k
+    else:
+        oq, ok = rope.rope_interleaved(q, k, cos, sin)
+    check(oq, rq, dtype)
+    check(ok, rk, dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_interleaved_offset_single(dtype):
+    b, s, dim = 1, 40, 256
+    flat = torch.randn(b * s * dim + 2, device="cuda").to(dtype)
+    q = flat[2:].view(b, s, dim)  # 4-byte offset for bf16, 8 for fp32: element path
+    ang = torch.rand(1, s, dim // 2, device="cuda") * 10
+    cos = ang.cos().repeat_interleave(2, dim=-1)
+    sin = ang.sin().repeat_interleave(2, dim=-1)
+    oq, ok = rope.rope_interleaved(q, None, cos, sin)
+    assert ok is None
+    check(oq, ref_interleaved(q, cos, sin), dtype)
+
+
+def ltx_cos_sin_fp32_angle(grid, freqs, dim):
+    # The angle in fp32 exactly as diffusers computes it, cos/sin in float64.
+    ang = freqs * (grid.unsqueeze(-1) * 2 - 1)  # [B, S, 3, F] fp32
+    ang = ang.transpose(-1, -2).flatten(2).double()
+    cos = ang.cos().repeat_interleave(2, dim=-1)
+    sin = ang.sin().repeat_interleave(2, dim=-1)
+    pad = dim % 6
+    if pad:
+        cos = torch.cat([torch.ones_like(cos[..., :pad]), cos], dim=-1)
+        sin = torch.cat([torch.zeros_like(sin[..., :pad]), sin], dim=-1)
+    return cos, sin
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dim", [2048, 4096, 96, 100])
+@pytest.mark.parametrize("fhw", [(3, 8, 11), (1, 1, 5)])
+def test_ltx_grid(dtype, dim, fhw):
+    f, h, w = fhw
+    b = 2
+    grid = rope.ltx_video_grid(b, f, h, w, rope_interpolation_scale=(20 / 25.0 * 8, 32, 32), device="cuda")
+    # make the far corner reach angles of ~1.6e4 rad like real videos
+    grid = grid * torch.tensor([150.0, 60.0, 60.0], device="cuda")
+    freqs = rope.ltx_video_freqs(dim, device="cuda")
+    s = f * h * w
+    q = torch.randn(b, s, dim, device="cuda").to(dtype)
+    k = torch.randn(b, s, dim, device="cuda").to(dtype)
+    cos, sin = ltx_cos_sin_fp32_angle(grid, freqs, dim)
+    rq, rk = ref_interleaved(q, cos, sin), ref_interleaved(k, cos, sin)
+    oq, ok = rope.rope_ltx(q, k, grid, freqs)
+    check(oq, rq, dtype)
+    check(ok, rk, dtype)
+    # broadcast grid over the batch
+    oq1, _ = rope.rope_ltx(q, None, grid[:1], freqs)
+    cos1, sin1 = ltx_cos_sin_fp32_angle(grid[:1], freqs, dim)
+    check(oq1, ref_interleaved(q, cos1, sin1), dtype)
+
+
+def test_ltx_grid_matches_given_cos_sin_bf16():
+    # The in-kernel angles give what feeding the fp32 cos/sin tensors gives.
+    dim, b, f, h, w = 2048, 1, 5, 16, 16
+    grid = rope.ltx_video_grid(b, f, h, w, rope_interpolation_scale=(0.32 * 8, 32, 32), device="cuda") * 40
+    freqs = rope.ltx_video_freqs(dim, device="cuda")
+    q = torch.randn(b, f * h * w, dim, device="cuda").to(torch.bfloat16)
+    cos, sin = ltx_cos_sin_fp32_angle(grid, freqs, dim)
+    a, _ = rope.rope_ltx(q, None, grid, freqs)
+    g, _ = rope.rope_interleaved(q, None, cos.float(), sin.float())
+    torch.testing.assert_close(a.float(), g.float(), rtol=1e-2, atol=1e-2)

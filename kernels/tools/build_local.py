@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Build a kernel-builder (edition 5) project without Nix.
+
+    python kernels/tools/build_local.py kernels/rmsnorm [--out kernels/build] [--caps 9.0]
+
+Reads <project>/build.toml, compiles the [torch] sources and the CUDA sources
+of every [kernel.*] section with backend "cuda" through
+torch.utils.cpp_extension.load (ninja), with one
+-gencode=arch=compute_XY,code=sm_XY per capability ("X.Ya" -> XYa,
+"+PTX" adds code=compute_XY), and TORCH_EXTENSION_NAME set to
+_<name>_cuda_<hash> the way kernel-builder names op namespaces. The result is
+an importable package:
+
+    <out>/<name>/<python_name>/__init__.py ...      (copied from torch-ext/<python_name>/)
+    <out>/<name>/<python_name>/_ops.py              (generated: ops = torch.ops.<namespace>)
+    <out>/<name>/<python_name>/_<name>_cuda_<hash>.so
+
+so `PYTHONPATH=<out>/<name> python -c "import <python_name>"` works.
+--caps (or KERNELS_CUDA_CAPS) restricts the build to some of build.toml's
+capabilities, e.g. to save compile time on a machine with one GPU kind.
+kernels/common (registration.h) is on the include path.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+COMMON = HERE.parent / "common"
+
+
+def gencode_flags(caps):
+    flags = []
+    for cap in caps:
+        m = re.fullmatch(r"(\d+)\.(\d+)([af]?)(\+PTX)?", cap)
+        if not m:
+            raise SystemExit(f"build_local: cannot read cuda capability {cap!r}")
+        arch = f"{m.group(1)}{m.group(2)}{m.group(3)}"
+        code = f"sm_{arch}"
+        if m.group(4):
+            code += f",compute_{arch}"
+        flags.append(f"-gencode=arch=compute_{arch},code=[{code}]" if "," in code else f"-gencode=arch=compute_{arch},code={code}")
+    return flags
+
+
+def read_project(project: Path):
+    cfg = tomllib.loads((project / "build.toml").read_text())
+    general = cfg.get("general", {})
+    if general.get("edition") != 5:
+        print(f"build_local: warning: {project}/build.toml is not edition 5", file=sys.stderr)
+    name = general["name"]
+    if "cuda" not in general.get("backends", ["cuda"]):
+        raise SystemExit(f"build_local: {name} has no cuda backend")
+    torch_cfg = cfg.get("torch")
+    if torch_cfg is None:
+        raise SystemExit("build_local: only [torch] projects are supported")
+    kernels = [k for k in cfg.get("kernel", {}).values() if k.get("backend") == "cuda"]
+    if not kernels:
+        raise SystemExit(f"build_local: {name} has no [kernel.*] with backend = \"cuda\"")
+    return name, torch_cfg, kernels
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("project", type=Path)
+    ap.add_argument("--out", type=Path, default=HERE.parent / "build")
+    ap.add_argument("--caps", default=os.environ.get("KERNELS_CUDA_CAPS", ""),
+                    help="comma-separated subset of build.toml's cuda-capabilities")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+
+    project = args.project.resolve()
+    name, torch_cfg, kernels = read_project(project)
+    pyname = name.replace("-", "_")
+
+    sources, headers, include_dirs = [], [], [project / "torch-ext", COMMON]
+    for rel in torch_cfg.get("src", []):
+        (sources if rel.endswith((".cpp", ".cc", ".cu")) else headers).append(project / rel)
+    for rel in torch_cfg.get("include", []):
+        include_dirs.append(project / rel)
+
+    caps, cuda_flags, cxx_flags = None, None, list(torch_cfg.get("cxx-flags", []))
+    for k in kernels:
+        for rel in k["src"]:
+            (sources if rel.endswith((".cu", ".cpp", ".cc")) else headers).append(project / rel)
+        for rel in k.get("include", []):
+            include_dirs.append(project / rel)
+        kcaps = k.get("cuda-capabilities")
+        if kcaps is None:
+            raise SystemExit(f"build_local: {name}: give cuda-capabilities (the builder default depends on the toolkit)")
+        kflags = k.get("cuda-flags", [])
+        if caps is not None and (kcaps != caps or kflags != cuda_flags):
+            raise SystemExit(f"build_local: {name}: kernels with different capabilities or flags are not supported here")
+        caps, cuda_flags = kcaps, kflags
+        cxx_flags += k.get("cxx-flags", [])
+
+    if args.caps:
+        wanted = [c.strip() for c in args.caps.split(",") if c.strip()]
+        chosen = [c for c in caps if c.removesuffix("+PTX") in wanted or c in wanted]
+        if not chosen:
+            raise SystemExit(f"build_local: none of {wanted} is in build.toml's {caps}")
+        caps = chosen
+
+    digest = hashlib.sha1()
+    for f in sorted(set(sources + headers)) + [COMMON / "registration.h"]:
+        digest.update(f.name.encode())
+        digest.update(f.read_bytes())
+    digest.update(repr((caps, cuda_flags, cxx_flags)).encode())
+    ext_name = f"_{pyname}_cuda_{digest.hexdigest()[:7]}"
+
+    out_root = args.out.resolve() / name
+    pkg = out_root / pyname
+    build_dir = out_root / f".build-{ext_name}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+
+    from torch.utils import cpp_extension  # imported late: --help works without torch
+
+    cuda_cflags = ["-std=c++17", "-O3"] + gencode_flags(caps) + list(cuda_flags)
+    print(f"build_local: {name}: {ext_name}, capabilities {caps}", flush=True)
+    cpp_extension.load(
+        name=ext_name,
+        sources=[str(s) for s in sources],
+        extra_cflags=["-O3", "-std=c++17"] + cxx_flags,
+        extra_cuda_cflags=cuda_cflags,
+        extra_include_paths=[str(d) for d in include_dirs],
+        build_directory=str(build_dir),
+        with_cuda=True,
+        is_python_module=False,
+        verbose=args.verbose,
+    )
+    so = build_dir / f"{ext_name}.so"
+    if not so.exists():
+        raise SystemExit(f"build_local: expected {so}")
+
+    if pkg.exists():
+        shutil.rmtree(pkg)
+    shutil.copytree(project / "torch-ext" / pyname, pkg, ignore=shutil.ignore_patterns("__pycache__", "_ops.py"))
+    shutil.copy2(so, pkg / so.name)
+    (pkg / "_ops.py").write_text(
+        "# Generated by kernels/tools/build_local.py; do not edit.\n"
+        "import torch\n\n"
+        f"from . import {ext_name}  # noqa: F401  (loads the library, registers the ops)\n\n"
+        f"ops = torch.ops.{ext_name}\n\n\n"
+        "def add_op_namespace_prefix(op_name: str) -> str:\n"
+        f"    return \"{ext_name}::\" + op_name\n"
+    )
+    print(f"build_local: {name}: package at {pkg} (PYTHONPATH={out_root})", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+#pragma once
+// The editor-agnostic server (clangd's ClangdServer): documents in, findings and feature data
+// out, in paths and UTF-8 positions. No JSON, no LSP types; the LSP layer (lsp/server) drives
+// it and converts.
+//
+// It owns the workspace state (open documents, which build.toml applies to which file, the
+// settings) and the scheduler. What it guarantees:
+//  - every open kernel source and build.toml is analysed after open and after each edit
+//    (debounced), and its newest findings reach the listener;
+//  - an edit to a build.toml (open in the editor, or saved on disk while not open) re-lints the
+//    open files that depend on it, against the editor's unsaved copy when there is one;
+//  - a settings change rebuilds the Analyzer and re-lints every open document.
+//
+// Threading: open/change/close/settings/file events on the I/O thread; with_analysis from any
+// thread; listener calls arrive on worker threads. stop() before destruction ends all work.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lsp/scheduler/analysis_backend.h"
+#include "lsp/scheduler/document_scheduler.h"
+#include "lsp/workspace/document_store.h"
+#include "lsp/workspace/project_index.h"
+#include "lsp/workspace/settings.h"
+
+namespace kl::lsp {
+
+class KernelServerListener {
+ public:
+  virtual ~KernelServerListener() = default;
+  // The newest analysis of an open document (worker thread).
+  virtual void on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcome) = 0;
+  // An analysis starts or ends (worker thread); for progress reports.
+  virtual void on_activity(const AnalysisJob& /*job*/, bool /*begin*/) {}
+};
+
+enum class FileChangeType { Created = 1, Changed = 2, Deleted = 3 };  // LSP's numbering
+
+struct FileChange {
+  std::filesystem::path path;
+  FileChangeType type = FileChangeType::Changed;
+};
+
+class KernelServer {
+ public:
+  KernelServer(std::unique_ptr<AnalysisBackend> backend, const Settings& settings,
+               KernelServerListener& listener);
+  ~KernelServer();
+  KernelServer(const KernelServer&) = delete;
+  KernelServer& operator=(const KernelServer&) = delete;
+
+  // Returns the kind it was classified as (Other: tracked, not analysed).
+  DocumentKind open(const std::filesystem::path& file, const std::string& language_id,
+                    int64_t version, std::string text);
+  bool change(const std::filesystem::path& file, int64_t version, std::string text);
+  void close(const std::filesystem::path& file);
+  void files_changed_on_disk(const std::vector<FileChange>& changes);
+  // Returns problems with the values (ignored), for a message to the user.
+  std::vector<std::string> update_settings(const Settings& settings);
+  Settings settings() const;
+
+  std::optional<Document> document(const std::filesystem::path& file) const;
+  // The editor's text of an open file, else the file on disk; null when neither exists.
+  std::shared_ptr<const std::string> text_of(const std::filesystem::path& file) const;
+
+  // Calls back exactly once with the analysis of the document's current input (see
+  // DocumentScheduler::read).
+  void with_analysis(const std::filesystem::path& file, std::function<void(ReadResult)> callback);
+
+  void stop();
+  DocumentScheduler& scheduler() { return *scheduler_; }
+
+ private:
+  void schedule(const Document& document, bool debounce);
+  void relint_dependents(const std::filesystem::path& build_toml, bool debounce);
+  void rediscover_projects();
+  void on_result(const std::shared_ptr<const AnalysisOutcome>& outcome);
+
+  std::unique_ptr<AnalysisBackend> backend_;
+  KernelServerListener& listener_;
+  DocumentStore documents_;
+  ProjectIndex projects_;
+  mutable std::mutex settings_mutex_;
+  Settings settings_;
+  std::unique_ptr<DocumentScheduler> scheduler_;
+};
+
+// The findings to show for the analysed document itself (findings located in other files are
+// not this document's), plus one note when the analysis itself failed.
+std::vector<analyzers::Finding> document_findings(const AnalysisOutcome& outcome);
+
+// Settings → scheduler options (workers, debounce).
+SchedulerOptions scheduler_options(const Settings& settings);
+DebouncePolicy debounce_policy(const Settings& settings);
+
+}  // namespace kl::lsp

@@ -1,0 +1,396 @@
+#include "lsp/server/lsp_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include "analyzers/data/feature_table.h"
+#include "lsp/features/document_symbols.h"
+#include "lsp/features/hover.h"
+#include "lsp/protocol/params.h"
+#include "lsp/server/code_actions_json.h"
+#include "lsp/server/converter_cache.h"
+#include "lsp/server/diagnostics_json.h"
+#include "lsp/server/feature_json.h"
+#include "lsp/server/server_capabilities.h"
+#include "lsp/server/settings_json.h"
+#include "lsp/server/text_sync.h"
+#include "lsp/server/uri.h"
+
+namespace kl::lsp {
+namespace {
+
+// Runs the part of a reply computed off the I/O thread: an exception there fails the request
+// like one in a handler would.
+template <typename Body>
+void guarded(const Reply& reply, Body&& body) {
+  try {
+    body();
+  } catch (const RpcException& e) {
+    reply.error(e.error());
+  } catch (const std::exception& e) {
+    spdlog::error("{} failed: {}", reply.method(), e.what());
+    reply.error(ErrorCode::InternalError, reply.method() + " failed: " + e.what());
+  }
+}
+
+// Answers a read that produced no analysis; false when there is one to use.
+bool answer_unavailable(const Reply& reply, const ReadResult& read, const json& when_closed) {
+  switch (read.status) {
+    case ReadStatus::Ready:
+    case ReadStatus::Failed:
+      return false;
+    case ReadStatus::ContentModified:
+      reply.error(ErrorCode::ContentModified, "the document changed before the analysis finished");
+      return true;
+    case ReadStatus::Closed:
+      reply.result(when_closed);
+      return true;
+    case ReadStatus::ShuttingDown:
+      reply.error(ErrorCode::RequestCancelled, "the server is shutting down");
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::filesystem::path> folder_paths(const json& folders) {
+  std::vector<std::filesystem::path> out;
+  if (!folders.is_array()) return out;
+  for (const auto& folder : folders)
+    if (folder.is_object() && folder.contains("uri") && folder["uri"].is_string())
+      if (auto path = uri_to_path(folder["uri"].get<std::string>())) out.push_back(*path);
+  return out;
+}
+
+}  // namespace
+
+LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
+    : dispatcher_(dispatcher), options_(std::move(options)) {
+  auto request = [this](const char* method, void (LspServer::*handler)(const json&, const Reply&)) {
+    dispatcher_.on_request(method, [this, handler](const json& params, Reply reply) {
+      (this->*handler)(params, reply);
+    });
+  };
+  auto notification = [this](const char* method, void (LspServer::*handler)(const json&)) {
+    dispatcher_.on_notification(method, [this, handler](const json& params) { (this->*handler)(params); });
+  };
+  request("initialize", &LspServer::initialize);
+  dispatcher_.on_request("shutdown", [this](const json&, Reply reply) { shutdown(reply); });
+  request("textDocument/diagnostic", &LspServer::diagnostic);
+  request("textDocument/codeAction", &LspServer::code_action);
+  request("textDocument/hover", &LspServer::hover);
+  request("textDocument/documentSymbol", &LspServer::document_symbol);
+  notification("initialized", &LspServer::initialized);
+  notification("textDocument/didOpen", &LspServer::did_open);
+  notification("textDocument/didChange", &LspServer::did_change);
+  notification("textDocument/didClose", &LspServer::did_close);
+  notification("workspace/didChangeConfiguration", &LspServer::did_change_configuration);
+  notification("workspace/didChangeWatchedFiles", &LspServer::did_change_watched_files);
+  notification("workspace/didChangeWorkspaceFolders", &LspServer::did_change_workspace_folders);
+  // didSave needs nothing: the editor's buffer was already analysed, and a saved build.toml
+  // that is open was followed as it was typed.
+  dispatcher_.on_notification("textDocument/didSave", [](const json&) {});
+}
+
+LspServer::~LspServer() { stop(); }
+
+void LspServer::stop() {
+  if (kernel_) kernel_->stop();
+}
+
+// ---- lifecycle --------------------------------------------------------------------------
+
+void LspServer::initialize(const json& params, const Reply& reply) {
+  if (!params.is_object()) throw_invalid_params("initialize expects an object");
+  client_ = read_client_capabilities(params);
+  if (const json* pid = optional_field(params, "processId"); pid && pid->is_number_integer())
+    if (options_.on_client_process_id) options_.on_client_process_id(pid->get<int64_t>());
+
+  if (const json* folders = optional_field(params, "workspaceFolders")) {
+    roots_ = folder_paths(*folders);
+  } else if (auto root = optional_string_field(params, "rootUri")) {
+    if (auto path = uri_to_path(*root)) roots_.push_back(*path);
+  } else if (auto root_path = optional_string_field(params, "rootPath")) {
+    roots_.push_back(std::filesystem::path(*root_path).lexically_normal());
+  }
+
+  if (const json* options = optional_field(params, "initializationOptions"))
+    merge_settings(initial_settings_, *options, startup_problems_);
+  AnalysisSettingsConversion conversion = to_analysis_settings(initial_settings_);
+  for (auto& problem : conversion.problems) startup_problems_.push_back(std::move(problem));
+
+  std::unique_ptr<AnalysisBackend> backend =
+      options_.make_backend ? options_.make_backend(conversion.settings)
+                            : std::make_unique<AnalyzerBackend>(conversion.settings);
+  progress_ = std::make_unique<ProgressReporter>(dispatcher_, client_.work_done_progress);
+  kernel_ = std::make_unique<KernelServer>(std::move(backend), initial_settings_, *this);
+  spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
+               encoding_name(client_.encoding.encoding), roots_.size(),
+               client_.work_done_progress ? "on" : "off");
+  reply.result(initialize_result(client_, initial_settings_.pull_diagnostics, options_.server_version));
+}
+
+void LspServer::initialized(const json&) {
+  show_problems(startup_problems_);
+  startup_problems_.clear();
+  if (client_.watched_files_registration) {
+    json registration = {
+        {"id", "kernel-lsp/build.toml"},
+        {"method", "workspace/didChangeWatchedFiles"},
+        {"registerOptions", {{"watchers", json::array({{{"globPattern", "**/build.toml"}}})}}}};
+    dispatcher_.call("client/registerCapability", {{"registrations", json::array({registration})}},
+                     [](const json*, const RpcError* error) {
+                       if (error) spdlog::warn("file watching not registered: {}", error->message);
+                     });
+  }
+  pull_configuration();
+}
+
+void LspServer::shutdown(const Reply& reply) {
+  stop();
+  reply.result(nullptr);
+}
+
+// ---- settings ---------------------------------------------------------------------------
+
+void LspServer::pull_configuration() {
+  if (!client_.configuration) return;
+  json items = json::array({{{"section", kSettingsSection}}});
+  dispatcher_.call("workspace/configuration", {{"items", items}},
+                   [this](const json* result, const RpcError* error) {
+                     if (error || !result || !result->is_array() || result->empty()) return;
+                     Settings settings = initial_settings_;
+                     std::vector<std::string> problems;
+                     merge_settings(settings, (*result)[0], problems);
+                     apply_settings(settings, std::move(problems));
+                   });
+}
+
+void LspServer::apply_settings(const Settings& settings, std::vector<std::string> problems) {
+  if (!kernel_) return;
+  for (auto& problem : kernel_->update_settings(settings)) problems.push_back(std::move(problem));
+  show_problems(problems);
+}
+
+void LspServer::show_problems(const std::vector<std::string>& problems) {
+  if (problems.empty()) return;
+  std::string text = "kernel-lsp settings: ";
+  for (size_t i = 0; i < problems.size(); ++i) text += (i ? "; " : "") + problems[i];
+  spdlog::warn("{}", text);
+  dispatcher_.notify("window/showMessage", {{"type", 2}, {"message", text}});
+}
+
+void LspServer::did_change_configuration(const json& params) {
+  const json* settings = optional_field(params, "settings");
+  if (settings && settings->is_object() && !settings->empty()) {
+    Settings merged = initial_settings_;
+    std::vector<std::string> problems;
+    merge_settings(merged, *settings, problems);
+    apply_settings(merged, std::move(problems));
+  }
+  // Clients using the pull model send no settings (or all of them); ask for ours.
+  pull_configuration();
+}
+
+void LspServer::did_change_workspace_folders(const json& params) {
+  const json& event = required_field(params, "event");
+  for (const auto& removed : folder_paths(event.value("removed", json::array())))
+    std::erase(roots_, removed);
+  for (const auto& added : folder_paths(event.value("added", json::array()))) roots_.push_back(added);
+  // build.toml discovery follows the files, not the folders; the folders are kept for logs.
+  spdlog::info("{} workspace folder(s)", roots_.size());
+}
+
+void LspServer::did_change_watched_files(const json& params) {
+  const json& changes = required_field(params, "changes");
+  if (!changes.is_array()) throw_invalid_params("changes must be an array");
+  std::vector<FileChange> events;
+  for (const auto& change : changes) {
+    auto path = uri_to_path(string_field(change, "uri"));
+    if (!path) continue;
+    int64_t type = integer_field(change, "type");
+    if (type < 1 || type > 3) continue;
+    events.push_back(FileChange{*path, static_cast<FileChangeType>(type)});
+  }
+  kernel_->files_changed_on_disk(events);
+}
+
+// ---- documents --------------------------------------------------------------------------
+
+std::optional<std::filesystem::path> LspServer::document_path(const json& params) const {
+  const json& document = required_field(params, "textDocument");
+  return uri_to_path(string_field(document, "uri"));
+}
+
+std::string LspServer::uri_of(const std::filesystem::path& path) const {
+  std::lock_guard<std::mutex> lock(open_mutex_);
+  auto it = uris_.find(path);
+  return it == uris_.end() ? path_to_uri(path) : it->second;
+}
+
+void LspServer::did_open(const json& params) {
+  const json& document = required_field(params, "textDocument");
+  std::string uri = string_field(document, "uri");
+  auto path = uri_to_path(uri);
+  if (!path) {
+    spdlog::info("not analysing {}: not a file", uri);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    uris_[*path] = uri;
+  }
+  kernel_->open(*path, document.value("languageId", ""), integer_field(document, "version"),
+                string_field(document, "text"));
+}
+
+void LspServer::did_change(const json& params) {
+  auto path = document_path(params);
+  if (!path) return;
+  std::optional<Document> document = kernel_->document(*path);
+  if (!document) {
+    spdlog::warn("didChange for {}, which is not open", path->string());
+    return;
+  }
+  // Work on a copy: a malformed change leaves the document as it was.
+  std::string text = *document->text;
+  apply_content_changes(text, required_field(params, "contentChanges"), client_.encoding.encoding);
+  kernel_->change(*path, integer_field(required_field(params, "textDocument"), "version"), std::move(text));
+}
+
+void LspServer::did_close(const json& params) {
+  auto path = document_path(params);
+  if (!path) return;
+  std::string uri = uri_of(*path);
+  kernel_->close(*path);
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    uris_.erase(*path);
+    progress_shown_.erase(*path);
+  }
+  publish(uri, std::nullopt, json::array());  // a closed file keeps no diagnostics
+}
+
+// ---- diagnostics ------------------------------------------------------------------------
+
+json LspServer::diagnostics_for(const AnalysisOutcome& outcome) {
+  ConverterCache converters(client_.encoding.encoding,
+                            [this](const std::filesystem::path& file) { return kernel_->text_of(file); });
+  converters.add(outcome.job.file, outcome.job.text);
+  return to_lsp_diagnostics(document_findings(outcome), outcome.job.file, converters, client_);
+}
+
+void LspServer::publish(const std::string& uri, std::optional<int64_t> version, json diagnostics) {
+  json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
+  if (version) params["version"] = *version;
+  dispatcher_.notify("textDocument/publishDiagnostics", std::move(params));
+}
+
+void LspServer::on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcome) {
+  std::string uri;
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    auto it = uris_.find(outcome->job.file);
+    if (it == uris_.end()) return;  // closed meanwhile: its diagnostics were cleared
+    uri = it->second;
+  }
+  try {
+    publish(uri, outcome->job.version, diagnostics_for(*outcome));
+  } catch (const std::exception& e) {
+    spdlog::error("publishing diagnostics for {} failed: {}", uri, e.what());
+  }
+}
+
+void LspServer::on_activity(const AnalysisJob& job, bool begin) {
+  std::string key = job.file.string();
+  if (begin) {
+    {
+      std::lock_guard<std::mutex> lock(open_mutex_);
+      // The first analysis of a file is the slow one (cold parse); later ones are not worth a
+      // progress bar.
+      if (!uris_.count(job.file) || !progress_shown_.insert(job.file).second) return;
+    }
+    progress_->begin(key, "kernel-lsp", "Analysing " + job.file.filename().string());
+  } else {
+    progress_->end(key, "done");
+  }
+}
+
+void LspServer::diagnostic(const json& params, const Reply& reply) {
+  auto path = document_path(params);
+  json empty_report = {{"kind", "full"}, {"items", json::array()}};
+  if (!path || !kernel_->document(*path)) {
+    reply.result(empty_report);
+    return;
+  }
+  std::optional<std::string> previous = optional_string_field(params, "previousResultId");
+  kernel_->with_analysis(*path, [this, reply, previous, empty_report](ReadResult read) {
+    guarded(reply, [&] {
+      if (answer_unavailable(reply, read, empty_report)) return;
+      std::string result_id = std::to_string(read.outcome->job.generation);
+      if (previous && *previous == result_id) {
+        reply.result({{"kind", "unchanged"}, {"resultId", result_id}});
+        return;
+      }
+      reply.result({{"kind", "full"}, {"resultId", result_id}, {"items", diagnostics_for(*read.outcome)}});
+    });
+  });
+}
+
+// ---- features ---------------------------------------------------------------------------
+
+void LspServer::code_action(const json& params, const Reply& reply) {
+  auto path = document_path(params);
+  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  if (!document) {
+    reply.result(json::array());
+    return;
+  }
+  reply.result(code_actions(params, *document->text, document->kind));
+}
+
+void LspServer::hover(const json& params, const Reply& reply) {
+  auto path = document_path(params);
+  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  if (!document || document->kind != DocumentKind::Source) {
+    reply.result(nullptr);
+    return;
+  }
+  // The position refers to the current text, which is what the read below analyses.
+  analyzers::Position position =
+      PositionConverter(*document->text, client_.encoding.encoding).from_lsp(required_field(params, "position"));
+  kernel_->with_analysis(*path, [this, reply, position](ReadResult read) {
+    guarded(reply, [&] {
+      if (answer_unavailable(reply, read, nullptr)) return;
+      const std::string& text = *read.outcome->job.text;
+      auto result = hover_at(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin());
+      if (!result) {
+        reply.result(nullptr);
+        return;
+      }
+      reply.result(to_lsp_hover(*result, PositionConverter(text, client_.encoding.encoding)));
+    });
+  });
+}
+
+void LspServer::document_symbol(const json& params, const Reply& reply) {
+  auto path = document_path(params);
+  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  if (!document || document->kind != DocumentKind::Source) {
+    reply.result(json::array());
+    return;
+  }
+  std::string uri = string_field(required_field(params, "textDocument"), "uri");
+  kernel_->with_analysis(*path, [this, reply, uri](ReadResult read) {
+    guarded(reply, [&] {
+      if (answer_unavailable(reply, read, json::array())) return;
+      const std::string& text = *read.outcome->job.text;
+      // A failed analysis still has an outline from the scan.
+      const analyzers::UnitFacts* facts =
+          read.status == ReadStatus::Ready ? &read.outcome->analysis.facts : nullptr;
+      auto symbols = document_symbols(text, facts);
+      reply.result(to_lsp_symbols(symbols, PositionConverter(text, client_.encoding.encoding),
+                                  client_.hierarchical_symbols, uri));
+    });
+  });
+}
+
+}  // namespace kl::lsp

@@ -1,0 +1,87 @@
+#pragma once
+// The LSP layer (clangd's ClangdLSPServer): registers the LSP methods on a Dispatcher, turns
+// their JSON into calls on the editor-agnostic KernelServer, and turns its results back into
+// JSON in the negotiated position encoding. It owns the session's LSP state: client
+// capabilities, position encoding, settings sources, URIs of open documents, progress.
+//
+// Threading: handlers run on the I/O thread (the dispatcher's); results of analyses arrive on
+// worker threads and are published from there (the dispatcher's sink is thread-safe). Reads
+// that need an analysis reply from whichever thread completes it. stop() (or the destructor)
+// ends all analysis work; call it before the dispatcher's sink goes away.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lsp/core/kernel_server.h"
+#include "lsp/protocol/dispatcher.h"
+#include "lsp/server/client_capabilities.h"
+#include "lsp/server/progress_reporter.h"
+#include "lsp/workspace/settings.h"
+
+namespace kl::lsp {
+
+struct LspServerOptions {
+  // Builds the analysis backend from the initial settings; empty = the real Analyzer.
+  std::function<std::unique_ptr<AnalysisBackend>(const analyzers::AnalysisSettings&)> make_backend;
+  // Receives the client's process id from `initialize` (the server should end when it dies).
+  std::function<void(int64_t pid)> on_client_process_id;
+  std::string server_version = "0.1.0";
+};
+
+class LspServer final : public KernelServerListener {
+ public:
+  LspServer(Dispatcher& dispatcher, LspServerOptions options);
+  ~LspServer() override;
+  LspServer(const LspServer&) = delete;
+  LspServer& operator=(const LspServer&) = delete;
+
+  void stop();
+  // Null before `initialize`. For tests and benchmarks.
+  KernelServer* kernel() { return kernel_.get(); }
+
+ private:
+  void on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcome) override;
+  void on_activity(const AnalysisJob& job, bool begin) override;
+
+  void initialize(const json& params, const Reply& reply);
+  void initialized(const json& params);
+  void shutdown(const Reply& reply);
+  void did_open(const json& params);
+  void did_change(const json& params);
+  void did_close(const json& params);
+  void did_change_configuration(const json& params);
+  void did_change_watched_files(const json& params);
+  void did_change_workspace_folders(const json& params);
+  void diagnostic(const json& params, const Reply& reply);
+  void code_action(const json& params, const Reply& reply);
+  void hover(const json& params, const Reply& reply);
+  void document_symbol(const json& params, const Reply& reply);
+
+  void pull_configuration();
+  void apply_settings(const Settings& settings, std::vector<std::string> problems);
+  void show_problems(const std::vector<std::string>& problems);
+  void publish(const std::string& uri, std::optional<int64_t> version, json diagnostics);
+  json diagnostics_for(const AnalysisOutcome& outcome);
+  std::optional<std::filesystem::path> document_path(const json& params) const;
+  std::string uri_of(const std::filesystem::path& path) const;
+
+  Dispatcher& dispatcher_;
+  LspServerOptions options_;
+  ClientCapabilities client_;  // written once in initialize, before any worker exists
+  Settings initial_settings_;  // initializationOptions; client configuration overlays it
+  std::vector<std::string> startup_problems_;
+  std::vector<std::filesystem::path> roots_;
+  std::unique_ptr<ProgressReporter> progress_;
+  std::unique_ptr<KernelServer> kernel_;
+
+  mutable std::mutex open_mutex_;
+  std::map<std::filesystem::path, std::string> uris_;  // open documents → the client's URI
+  std::set<std::filesystem::path> progress_shown_;     // first analysis reported once per open
+};
+
+}  // namespace kl::lsp

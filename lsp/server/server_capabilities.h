@@ -1,0 +1,13 @@
+#pragma once
+// The `initialize` result: what kernel-lsp offers, shaped by what the client can take. Pure.
+#include <string>
+
+#include "lsp/protocol/json_rpc.h"
+#include "lsp/server/client_capabilities.h"
+
+namespace kl::lsp {
+
+json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
+                       const std::string& server_version);
+
+}  // namespace kl::lsp

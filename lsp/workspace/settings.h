@@ -1,0 +1,39 @@
+#pragma once
+// The user's settings for the server, as plain data: merged from initializationOptions,
+// workspace/configuration and workspace/didChangeConfiguration by the LSP layer, turned into
+// analyzer settings here. Value type; copy freely.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzers/analysis.h"
+
+namespace kl::lsp {
+
+struct Settings {
+  std::optional<std::filesystem::path> cuda_path;
+  std::vector<std::string> extra_flags;
+  std::vector<std::string> default_archs;         // as build.toml writes them: "8.0", "9.0a"
+  std::map<std::string, std::string> severities;  // rule id → error|warning|info|hint|off
+  std::set<std::string> disabled_rules;
+  // Server behaviour (not analysis):
+  std::optional<uint32_t> debounce_ms;  // fixed debounce; unset = adaptive 50–500 ms
+  bool pull_diagnostics = false;        // advertise textDocument/diagnostic
+  std::optional<uint32_t> workers;      // concurrent analyses; unset = half the cores, 1–4
+
+  friend bool operator==(const Settings&, const Settings&) = default;
+};
+
+struct AnalysisSettingsConversion {
+  analyzers::AnalysisSettings settings;
+  std::vector<std::string> problems;  // values that were ignored, for a warning to the user
+};
+
+// Always sets cache_parses: the server re-analyses the same files on every edit.
+AnalysisSettingsConversion to_analysis_settings(const Settings& settings);
+
+}  // namespace kl::lsp

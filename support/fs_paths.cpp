@@ -1,0 +1,44 @@
+#include "support/fs_paths.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#ifndef KERNEL_LSP_SOURCE_DIR
+#define KERNEL_LSP_SOURCE_DIR ""
+#endif
+
+namespace kl {
+
+std::filesystem::path executable_path() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : p;
+}
+
+std::optional<std::filesystem::path> find_resource(const std::string& relative) {
+  std::vector<std::filesystem::path> roots;
+  if (const char* env = std::getenv("KERNEL_LSP_RESOURCE_DIR"); env && *env) roots.emplace_back(env);
+  auto exe = executable_path();
+  if (!exe.empty()) roots.push_back(exe.parent_path().parent_path() / "share" / "kernel-lsp");
+  if (*KERNEL_LSP_SOURCE_DIR) roots.emplace_back(KERNEL_LSP_SOURCE_DIR);
+  for (const auto& root : roots) {
+    std::error_code ec;
+    if (std::filesystem::exists(root / relative, ec)) return root / relative;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> read_file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return ss.str();
+}
+
+}  // namespace kl

@@ -1,0 +1,42 @@
+#pragma once
+// Runs a child process to completion and captures what it prints. Used for nvcc (toolkit
+// discovery, builds), benchmarks and tests. Thread-safe: each call owns its child.
+// Cost: one fork/exec; the call blocks until the child exits, the timeout passes, or
+// `should_stop` returns true (then the child is killed).
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/result.h"
+
+namespace kl {
+
+struct ProcessRequest {
+  std::filesystem::path program;  // absolute, or looked up on PATH
+  std::vector<std::string> args;
+  std::optional<std::filesystem::path> working_directory;
+  std::map<std::string, std::string> extra_environment;
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  std::function<bool()> should_stop;  // polled; true kills the child
+  // Called with each chunk of output as it arrives (stdout and stderr merged), if set.
+  std::function<void(std::string_view)> on_output;
+};
+
+struct ProcessOutcome {
+  int exit_code = -1;
+  bool timed_out = false;
+  bool stopped = false;
+  std::string stdout_text;
+  std::string stderr_text;
+};
+
+Result<ProcessOutcome> run_process(const ProcessRequest& request);
+
+// Finds `name` on PATH; empty when absent.
+std::filesystem::path find_on_path(const std::string& name);
+
+}  // namespace kl

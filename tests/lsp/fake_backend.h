@@ -1,0 +1,80 @@
+#pragma once
+// A scripted AnalysisBackend for scheduler and server tests: every line of a source that
+// contains "BUG" yields one finding (rule "fake-rule") on that word; a build.toml yields one
+// "build-toml" finding per line containing "bakend". It records every job it ran, can be made
+// slow, and honours cancellation, so tests can watch the scheduler skip, cancel and drop work.
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lsp/scheduler/analysis_backend.h"
+
+namespace kl::lsp::testing {
+
+class FakeBackend final : public AnalysisBackend {
+ public:
+  std::atomic<int> delay_ms{0};
+  std::atomic<int> reconfigured{0};
+
+  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back(job);
+    }
+    for (int waited = 0; waited < delay_ms.load(); waited += 2) {
+      if (cancel.is_cancelled()) {
+        analyzers::FileAnalysis cancelled;
+        cancelled.cancelled = true;
+        return cancelled;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    analyzers::FileAnalysis result;
+    const std::string marker = job.kind == JobKind::BuildToml ? "bakend" : "BUG";
+    const std::string rule = job.kind == JobKind::BuildToml ? "build-toml" : "fake-rule";
+    const std::string& text = *job.text;
+    uint32_t line = 0;
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      size_t at = text.substr(start, end - start).find(marker);
+      if (at != std::string::npos) {
+        analyzers::Finding finding;
+        finding.rule_id = rule;
+        finding.severity = analyzers::Severity::Warning;
+        finding.location.file = job.file.string();
+        finding.location.range = {{line, static_cast<uint32_t>(at)},
+                                  {line, static_cast<uint32_t>(at + marker.size())}};
+        finding.message = "found " + marker;
+        finding.help_uri = "https://example.com/rules/" + rule;
+        result.findings.push_back(finding);
+      }
+      if (end == text.size()) break;
+      start = end + 1;
+      ++line;
+    }
+    if (job.kind == JobKind::BuildToml) result.build_toml = job.file;
+    return result;
+  }
+  void forget(const std::filesystem::path&) override {}
+  void reconfigure(const analyzers::AnalysisSettings&) override { ++reconfigured; }
+
+  std::vector<AnalysisJob> jobs() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return jobs_;
+  }
+  size_t job_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return jobs_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<AnalysisJob> jobs_;
+};
+
+}  // namespace kl::lsp::testing
