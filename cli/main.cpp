@@ -53,7 +53,12 @@ int main(int argc, char** argv) {
     std::vector<char*> server_argv;
     server_argv.push_back(argv[0]);
     for (int i = 1 + skip; i < argc; ++i) server_argv.push_back(argv[i]);
-    if (kl::lsp::parse_server_args(static_cast<int>(server_argv.size()), server_argv.data(), server_options, error) != 0) {
+    int parsed = kl::lsp::parse_server_args(static_cast<int>(server_argv.size()), server_argv.data(), server_options, error);
+    if (parsed == 1) {  // --help
+      std::cout << error << "\n";
+      return 0;
+    }
+    if (parsed != 0) {
       std::cerr << "kernel-lsp: " << error << "\n";
       return 2;
     }

@@ -49,10 +49,10 @@ std::vector<const KernelSection*> cuda_kernels_listing(const std::vector<KernelS
 
 }  // namespace
 
-std::vector<const KernelSection*> BuildConfig::kernels_for_source(
-    const fs::path& source) const {
+std::vector<const KernelSection*> BuildConfig::kernels_for_source(const fs::path& source) const {
   const fs::path project = normalised_absolute(project_dir());
-  auto found = cuda_kernels_listing(kernels, normalised_absolute(source).lexically_relative(project));
+  auto found =
+      cuda_kernels_listing(kernels, normalised_absolute(source).lexically_relative(project));
   if (!found.empty()) return found;
   // The same file reached through a symbolic link (e.g. /tmp -> /private/tmp).
   std::error_code error;

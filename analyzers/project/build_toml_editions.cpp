@@ -21,8 +21,7 @@ constexpr std::array<EditionKey, 14> kEditionKeys = {{
     {"torch-noarch", "pyext", 5, "add `edition = 5` to [general]"},
     {"torch-noarch", "cuda_capabilities", 5, "add `edition = 5` to [general]"},
     {"torch-noarch", "rocm_archs", 5, "add `edition = 5` to [general]"},
-    {"general", "rocm", 4,
-     "list `rocm-archs` in each ROCm [kernel.<name>] section instead"},
+    {"general", "rocm", 4, "list `rocm-archs` in each ROCm [kernel.<name>] section instead"},
     {"general.cuda", "capabilities", 4,
      "list `cuda-capabilities` in each CUDA [kernel.<name>] section instead"},
 }};
@@ -42,7 +41,8 @@ std::optional<RemovedKeyAdvice> removed_key_advice(std::string_view path, std::s
   if (path == "general" && key == "universal")
     return RemovedKeyAdvice{
         "`universal` was removed: list the backends in `backends = [...]` and use a "
-        "[torch-noarch] section for a pure-Python kernel" + std::string(kMigrate),
+        "[torch-noarch] section for a pure-Python kernel" +
+            std::string(kMigrate),
         std::nullopt, ""};
   if (path == "general" && (key == "cuda-minver" || key == "cuda-maxver")) {
     std::string bound(key.substr(5));  // "minver" / "maxver"
@@ -54,25 +54,30 @@ std::optional<RemovedKeyAdvice> removed_key_advice(std::string_view path, std::s
   if (path == "torch" && key == "universal") {
     const auto* flag = value.as_boolean();
     if (flag && !flag->get())
-      return RemovedKeyAdvice{"`universal` was removed: delete `universal = false`" +
-                                  std::string(kMigrate),
-                              std::string(), "Delete `universal = false`"};
-    return RemovedKeyAdvice{"`universal` was removed: a pure-Python kernel uses a "
-                            "[torch-noarch] section instead of [torch] with `universal = true`" +
-                                std::string(kMigrate),
-                            std::nullopt, ""};
+      return RemovedKeyAdvice{
+          "`universal` was removed: delete `universal = false`" + std::string(kMigrate),
+          std::string(), "Delete `universal = false`"};
+    return RemovedKeyAdvice{
+        "`universal` was removed: a pure-Python kernel uses a "
+        "[torch-noarch] section instead of [torch] with `universal = true`" +
+            std::string(kMigrate),
+        std::nullopt, ""};
   }
   if (path == "kernel" && key == "language") {
     const auto* text = value.as_string();
     std::string backend = text ? language_backend(text->get()) : "";
     if (table.contains("backend"))
-      return RemovedKeyAdvice{"`language` was removed: `backend` already says what this kernel "
-                              "is, delete `language`" + std::string(kMigrate),
-                              std::string(), "Delete `language`"};
+      return RemovedKeyAdvice{
+          "`language` was removed: `backend` already says what this kernel "
+          "is, delete `language`" +
+              std::string(kMigrate),
+          std::string(), "Delete `language`"};
     if (backend.empty())
-      return RemovedKeyAdvice{"`language` was removed: use `backend = \"cuda\"` (or \"rocm\", "
-                              "\"metal\", \"cpu\", \"xpu\")" + std::string(kMigrate),
-                              std::nullopt, ""};
+      return RemovedKeyAdvice{
+          "`language` was removed: use `backend = \"cuda\"` (or \"rocm\", "
+          "\"metal\", \"cpu\", \"xpu\")" +
+              std::string(kMigrate),
+          std::nullopt, ""};
     std::string line = "backend = \"" + backend + "\"";
     return RemovedKeyAdvice{"`language` was removed: use `" + line + "`" + std::string(kMigrate),
                             line, "Replace with `" + line + "`"};
@@ -107,8 +112,10 @@ bool edition_accepts(const EditionKey& key, int format_version) {
 
 std::string edition_key_message(const EditionKey& key) {
   if (key.edition == 5)
-    return "`" + std::string(key.key) + "` needs edition 5, but this build.toml has no "
-           "`edition` (legacy format v4): " + std::string(key.advice);
+    return "`" + std::string(key.key) +
+           "` needs edition 5, but this build.toml has no "
+           "`edition` (legacy format v4): " +
+           std::string(key.advice);
   return "`" + std::string(key.key) + "` was removed in edition 5: " + std::string(key.advice);
 }
 

@@ -2,11 +2,11 @@
 // Which build.toml format a key belongs to. Edition 5 is current; v4 (no `edition`) is still
 // read, with a warning; v3 and older are rejected upstream ("run kernel-builder update-build"),
 // so for each of their keys we say what to write instead.
+#include <toml++/toml.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <toml++/toml.h>
 
 namespace kl::analyzers {
 
@@ -32,7 +32,7 @@ bool has_pre_v4_keys(const toml::table& root);
 struct EditionKey {
   std::string_view path;
   std::string_view key;
-  int edition;  // 5: edition 5 only; 4: the legacy v4 format only
+  int edition;              // 5: edition 5 only; 4: the legacy v4 format only
   std::string_view advice;  // what to do in the other format
 };
 

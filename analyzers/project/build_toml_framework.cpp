@@ -94,16 +94,16 @@ void read_framework_section(const toml::table& root, BuildTomlContext& context, 
                                  std::string(toml_type_name(it->second)));
       continue;
     }
-    present.push_back({framework,
-                       TomlSection(*table, std::string(framework.key),
-                                   "[" + std::string(framework.key) + "]",
-                                   table_header_range(*table, it->first, context.ranges),
-                                   context)});
+    present.push_back(
+        {framework,
+         TomlSection(*table, std::string(framework.key), "[" + std::string(framework.key) + "]",
+                     table_header_range(*table, it->first, context.ranges), context)});
   }
   if (present.empty()) {
-    context.problems.error(anchor, "build.toml needs one framework section: [torch] (C++/CUDA "
-                                   "ops for PyTorch), [torch-noarch] (pure Python or Triton) or "
-                                   "[tvm-ffi]");
+    context.problems.error(anchor,
+                           "build.toml needs one framework section: [torch] (C++/CUDA "
+                           "ops for PyTorch), [torch-noarch] (pure Python or Triton) or "
+                           "[tvm-ffi]");
     return;
   }
   std::stable_sort(present.begin(), present.end(), [](const Present& a, const Present& b) {
@@ -121,11 +121,11 @@ void read_framework_section(const toml::table& root, BuildTomlContext& context, 
       case FrameworkKind::None: break;
     }
     if (i > 0)
-      context.problems.error(
-          section.header(),
-          "only one framework section is allowed, and " + present[0].section.title() +
-              " (line " + std::to_string(present[0].section.header().start.line + 1) +
-              ") already is one: remove " + section.title());
+      context.problems.error(section.header(),
+                             "only one framework section is allowed, and " +
+                                 present[0].section.title() + " (line " +
+                                 std::to_string(present[0].section.header().start.line + 1) +
+                                 ") already is one: remove " + section.title());
   }
 }
 

@@ -13,10 +13,9 @@ namespace kl::analyzers {
 namespace {
 
 constexpr std::array<std::string_view, 15> kGeneralKeys = {
-    "name",           "version",        "edition", "license", "backends",
-    "upstream",       "source",         "minver",  "python-depends",
-    "kernel-depends", "cuda",           "hub",     "xpu",     "neuron",
-    "tpu"};
+    "name",     "version", "edition", "license",        "backends",
+    "upstream", "source",  "minver",  "python-depends", "kernel-depends",
+    "cuda",     "hub",     "xpu",     "neuron",         "tpu"};
 constexpr std::array<std::string_view, 4> kCudaKeys = {"minver", "maxver", "python-depends",
                                                        "kernel-depends"};
 constexpr std::array<std::string_view, 2> kHubKeys = {"repo-id", "branch"};
@@ -47,7 +46,9 @@ std::string joined(std::span<const std::string_view> words) {
   return out;
 }
 
-bool is_name_character(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }
+bool is_name_character(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
 
 bool is_valid_name(std::string_view name) {  // ^[a-z][-a-z0-9]*[a-z0-9]$
   if (name.size() < 2) return false;
@@ -71,14 +72,16 @@ void check_name(const TomlSection& general, const std::string& name) {
   }
   std::string message;
   if (name.find('_') != std::string::npos && is_valid_name(fixed)) {
-    message = "`name` may not contain `_`: kernel names use `-`, and kernel-builder derives the "
-              "Python package name by turning `-` into `_` (name = \"" + fixed +
-              "\" is imported as `" + python_name(fixed) + "`)";
-  } else if (std::any_of(name.begin(), name.end(),
-                         [](char c) { return c >= 'A' && c <= 'Z'; }) && is_valid_name(fixed)) {
+    message =
+        "`name` may not contain `_`: kernel names use `-`, and kernel-builder derives the "
+        "Python package name by turning `-` into `_` (name = \"" +
+        fixed + "\" is imported as `" + python_name(fixed) + "`)";
+  } else if (std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; }) &&
+             is_valid_name(fixed)) {
     message = "`name` must be lowercase: write \"" + fixed + "\"";
   } else {
-    message = "`name` \"" + name + "\" is not a valid kernel name: it must match "
+    message = "`name` \"" + name +
+              "\" is not a valid kernel name: it must match "
               "^[a-z][-a-z0-9]*[a-z0-9]$ (start with a lowercase letter; only lowercase letters, "
               "digits and `-`; end with a letter or digit; at least 2 characters), e.g. "
               "\"my-kernel\"";
@@ -98,10 +101,12 @@ void read_edition(const TomlSection& general, GeneralSection& out) {
   const Range where = general.range_of(*general.find("edition"));
   std::string message =
       *edition > kCurrentEdition
-          ? "edition " + std::to_string(*edition) + " is newer than the editions kernel-lsp "
-            "knows; the current build.toml edition is 5"
-          : "edition " + std::to_string(*edition) + " is not an edition kernel-builder reads: "
-            "write `edition = 5` (and run `kernel-builder update-build` if the file is older)";
+          ? "edition " + std::to_string(*edition) +
+                " is newer than the editions kernel-lsp "
+                "knows; the current build.toml edition is 5"
+          : "edition " + std::to_string(*edition) +
+                " is not an edition kernel-builder reads: "
+                "write `edition = 5` (and run `kernel-builder update-build` if the file is older)";
   general.problems().error(where, std::move(message),
                            {general.problems().replacement("Use edition 5", where, "5")});
 }
@@ -111,8 +116,8 @@ void warn_legacy_v4(const TomlSection& general) {
   if (!general.table().is_inline()) {
     // Insert right after the [general] header line (after any comment on it).
     Position end = general.context().ranges.end_of_line(general.header().end.line);
-    fixes.push_back(general.problems().replacement("Add `edition = 5`", Range{end, end},
-                                                   "\nedition = 5"));
+    fixes.push_back(
+        general.problems().replacement("Add `edition = 5`", Range{end, end}, "\nedition = 5"));
   }
   general.problems().warning(
       general.header(),
@@ -134,10 +139,9 @@ void read_backends(const TomlSection& general, GeneralSection& out) {
     std::vector<Fix> fixes;
     if (auto suggestion = closest_match(item.text, kBackends)) {
       message += "; did you mean `" + std::string(*suggestion) + "`?";
-      fixes.push_back(general.problems().replacement("Replace with \"" + std::string(*suggestion) +
-                                                         "\"",
-                                                     item.range,
-                                                     "\"" + std::string(*suggestion) + "\""));
+      fixes.push_back(
+          general.problems().replacement("Replace with \"" + std::string(*suggestion) + "\"",
+                                         item.range, "\"" + std::string(*suggestion) + "\""));
     } else {
       message += " (known backends: " + joined(kBackends) + ")";
     }
@@ -146,8 +150,7 @@ void read_backends(const TomlSection& general, GeneralSection& out) {
 }
 
 // `backend` is empty for [general] python-depends.
-std::vector<std::string> read_python_depends(const TomlSection& section,
-                                             std::string_view backend) {
+std::vector<std::string> read_python_depends(const TomlSection& section, std::string_view backend) {
   std::vector<std::string> out;
   auto items = section.string_items("python-depends");
   if (!items) return out;
@@ -163,15 +166,14 @@ std::vector<std::string> read_python_depends(const TomlSection& section,
     if (backend.empty()) {
       if (general_package) continue;
       if (backend_package) {
-        section.problems().error(item.range, "`" + item.text + "` is a " +
-                                                 std::string(backend_package->backend) +
-                                                 " dependency: move it to [general." +
-                                                 std::string(backend_package->backend) +
-                                                 "] python-depends");
+        section.problems().error(
+            item.range, "`" + item.text + "` is a " + std::string(backend_package->backend) +
+                            " dependency: move it to [general." +
+                            std::string(backend_package->backend) + "] python-depends");
         continue;
       }
-      std::string message = "unknown Python dependency `" + item.text +
-                            "` in [general] python-depends";
+      std::string message =
+          "unknown Python dependency `" + item.text + "` in [general] python-depends";
       if (auto suggestion = closest_match(item.text, kGeneralPythonDepends))
         message += "; did you mean `" + std::string(*suggestion) + "`?";
       else
@@ -189,9 +191,10 @@ std::vector<std::string> read_python_depends(const TomlSection& section,
     }
     // Only CUDA's list is documented; the others may grow without notice, so stay quiet.
     if (backend == "cuda")
-      section.problems().warning(item.range, "`" + item.text + "` is not a CUDA Python "
-                                             "dependency kernel-builder knows (known: "
-                                             "nvidia-cutlass-dsl)");
+      section.problems().warning(item.range, "`" + item.text +
+                                                 "` is not a CUDA Python "
+                                                 "dependency kernel-builder knows (known: "
+                                                 "nvidia-cutlass-dsl)");
   }
   return out;
 }
@@ -286,8 +289,9 @@ Range read_general_section(const toml::table& root, BuildTomlContext& context,
                            GeneralSection& out) {
   auto it = root.find("general");
   if (it == root.end()) {
-    context.problems.error(Range{}, "build.toml has no [general] section: it needs `name`, "
-                                    "`version`, `edition = 5`, `license` and `backends`");
+    context.problems.error(Range{},
+                           "build.toml has no [general] section: it needs `name`, "
+                           "`version`, `edition = 5`, `license` and `backends`");
     return Range{};
   }
   const toml::table* table = it->second.as_table();
@@ -317,7 +321,8 @@ Range read_general_section(const toml::table& root, BuildTomlContext& context,
   }
   read_edition(general, out);
   if (context.format_version == 4) warn_legacy_v4(general);
-  if (general.require("license", "license = \"apache-2.0\"")) out.license = general.string("license");
+  if (general.require("license", "license = \"apache-2.0\""))
+    out.license = general.string("license");
   if (general.require("backends", "backends = [\"cuda\"]")) read_backends(general, out);
   out.upstream = general.string("upstream");
   out.source = general.string("source");

@@ -10,8 +10,7 @@
 namespace kl::analyzers {
 namespace {
 
-constexpr std::array<std::string_view, 5> kKernelBackends = {"cpu", "cuda", "metal", "rocm",
-                                                             "xpu"};
+constexpr std::array<std::string_view, 5> kKernelBackends = {"cpu", "cuda", "metal", "rocm", "xpu"};
 constexpr std::array<std::string_view, 5> kCommonKeys = {"backend", "src", "depends", "include",
                                                          "cxx-flags"};
 
@@ -32,9 +31,9 @@ constexpr std::array<BackendKey, 6> kBackendKeys = {{
 
 // `depends` values: torch, sycl_tla, metal-cpp and the CUTLASS versions the builder ships.
 constexpr std::array<std::string_view, 15> kDependencies = {
-    "torch",       "cutlass_2_10", "cutlass_3_5", "cutlass_3_6", "cutlass_3_7", "cutlass_3_8",
-    "cutlass_3_9", "cutlass_4_0",  "cutlass_4_1", "cutlass_4_2", "cutlass_4_3", "cutlass_4_4",
-    "cutlass_4_5", "sycl_tla",     "metal-cpp"};
+    "torch",       "cutlass_2_10", "cutlass_3_5", "cutlass_3_6", "cutlass_3_7",
+    "cutlass_3_8", "cutlass_3_9",  "cutlass_4_0", "cutlass_4_1", "cutlass_4_2",
+    "cutlass_4_3", "cutlass_4_4",  "cutlass_4_5", "sycl_tla",    "metal-cpp"};
 
 bool is_known_backend(std::string_view backend) {
   return std::find(kKernelBackends.begin(), kKernelBackends.end(), backend) !=
@@ -85,8 +84,8 @@ void read_backend(const TomlSection& kernel, KernelSection& out) {
     std::vector<Fix> fixes;
     if (!out.backend.empty() && !kernel.table().is_inline()) {
       Position end = kernel.context().ranges.end_of_line(kernel.header().end.line);
-      fixes.push_back(kernel.problems().replacement("Add `" + example + "`", Range{end, end},
-                                                    "\n" + example));
+      fixes.push_back(
+          kernel.problems().replacement("Add `" + example + "`", Range{end, end}, "\n" + example));
     }
     kernel.problems().error(kernel.header(),
                             kernel.title() + " is missing the required key `backend`, e.g. `" +
@@ -135,19 +134,21 @@ void read_depends(const TomlSection& kernel, KernelSection& out) {
   for (const StringItem& item : *items) {
     out.depends.push_back(item.text);
     if (is_known_dependency(item.text)) continue;
-    std::string message = "unknown dependency `" + item.text + "` in " + kernel.title() +
-                          " depends";
+    std::string message =
+        "unknown dependency `" + item.text + "` in " + kernel.title() + " depends";
     std::vector<Fix> fixes;
     if (auto suggestion = closest_match(item.text, kDependencies)) {
       message += "; did you mean `" + std::string(*suggestion) + "`?";
       fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion),
                                                     item.range, toml_string(*suggestion)));
     } else if (item.text.rfind("cutlass", 0) == 0) {
-      message += ": CUTLASS dependencies name a version, cutlass_2_10 or cutlass_3_5 … "
-                 "cutlass_4_5";
+      message +=
+          ": CUTLASS dependencies name a version, cutlass_2_10 or cutlass_3_5 … "
+          "cutlass_4_5";
     } else {
-      message += " (known: torch, cutlass_2_10, cutlass_3_5 … cutlass_4_5, sycl_tla, "
-                 "metal-cpp)";
+      message +=
+          " (known: torch, cutlass_2_10, cutlass_3_5 … cutlass_4_5, sycl_tla, "
+          "metal-cpp)";
     }
     kernel.problems().error(item.range, std::move(message), std::move(fixes));
   }
@@ -192,8 +193,8 @@ KernelSection read_kernel(const TomlSection& kernel, std::string name) {
       if (entry.key != key) continue;
       kernel.problems().error(where, "`" + std::string(key) + "` only applies to " +
                                          std::string(entry.backend_title) + " kernels, but " +
-                                         kernel.title() + " has backend = " +
-                                         toml_string(out.backend));
+                                         kernel.title() +
+                                         " has backend = " + toml_string(out.backend));
       return true;
     }
     return false;
@@ -237,9 +238,9 @@ void read_kernel_sections(const toml::table& root, BuildTomlContext& context,
     const toml::table* kernel = value.as_table();
     if (!kernel) {
       context.problems.error(context.ranges.range(value.source()),
-                             "`kernel." + std::string(name.str()) +
-                                 "` must be a [kernel." + std::string(name.str()) +
-                                 "] section (a table), not " + std::string(toml_type_name(value)));
+                             "`kernel." + std::string(name.str()) + "` must be a [kernel." +
+                                 std::string(name.str()) + "] section (a table), not " +
+                                 std::string(toml_type_name(value)));
       continue;
     }
     TomlSection section(*kernel, "kernel", "[kernel." + std::string(name.str()) + "]",
@@ -247,9 +248,10 @@ void read_kernel_sections(const toml::table& root, BuildTomlContext& context,
     kernels.push_back(read_kernel(section, std::string(name.str())));
   }
   // toml++ keeps keys sorted; the file's order is what people expect to see.
-  std::stable_sort(kernels.begin(), kernels.end(), [](const KernelSection& a, const KernelSection& b) {
-    return a.header_range.start < b.header_range.start;
-  });
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelSection& a, const KernelSection& b) {
+                     return a.header_range.start < b.header_range.start;
+                   });
 }
 
 }  // namespace kl::analyzers

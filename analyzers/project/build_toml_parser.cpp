@@ -1,10 +1,10 @@
 // parse_build_toml: TOML text -> BuildConfig + problems. toml++ parses; the section readers
 // (build_toml_sections.h) check the schema of the edition the file is written in.
+#include <toml++/toml.h>
+
 #include <array>
 #include <exception>
 #include <string>
-
-#include <toml++/toml.h>
 
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/build_toml_editions.h"
@@ -21,7 +21,8 @@ constexpr std::array<std::string_view, 5> kTopLevelKeys = {"general", "torch", "
 
 // 5 when [general] has `edition`, 3 when it uses keys of v3 or older, else the legacy v4.
 int detect_format_version(const toml::table& root) {
-  if (const toml::table* general = root["general"].as_table(); general && general->contains("edition"))
+  if (const toml::table* general = root["general"].as_table();
+      general && general->contains("edition"))
     return kCurrentEdition;
   return has_pre_v4_keys(root) ? 3 : 4;
 }
@@ -71,9 +72,10 @@ BuildConfigParse parse_build_toml(const std::filesystem::path& file, std::string
   }
 
   if (is_blank(text)) {
-    problems.error(Range{}, "build.toml is empty: it needs a [general] section (`name`, "
-                            "`version`, `edition = 5`, `license`, `backends`) and a framework "
-                            "section ([torch], [torch-noarch] or [tvm-ffi])");
+    problems.error(Range{},
+                   "build.toml is empty: it needs a [general] section (`name`, "
+                   "`version`, `edition = 5`, `license`, `backends`) and a framework "
+                   "section ([torch], [torch-noarch] or [tvm-ffi])");
     result.problems = problems.take_sorted();
     return result;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // Turns toml++ source regions (1-based lines, 1-based columns counted in code points) into the
 // 0-based line / UTF-8 byte column `Range` of finding.h. Built once per build.toml text.
-#include <string_view>
-
 #include <toml++/toml.h>
+
+#include <string_view>
 
 #include "analyzers/finding.h"
 #include "support/line_index.h"

@@ -2,6 +2,8 @@
 // One table of a build.toml seen through its schema: typed reads that report wrong types on the
 // value, required keys that report at the table header, and unknown keys that report on the key
 // with a "did you mean". The section readers (build_toml_sections.h) are written in terms of it.
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -10,8 +12,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "analyzers/finding.h"
 #include "analyzers/project/build_config.h"
@@ -24,7 +24,7 @@ namespace kl::analyzers {
 struct BuildTomlContext {
   const TomlRangeMapper& ranges;
   BuildTomlProblems& problems;
-  int format_version = 5;  // 5, 4 (no `edition`) or 3 (pre-v4 keys present)
+  int format_version = 5;                         // 5, 4 (no `edition`) or 3 (pre-v4 keys present)
   FrameworkKind framework = FrameworkKind::None;  // known once the framework section is read
 };
 

@@ -2,11 +2,11 @@
 // The readers of the sections of build.toml, one file each: [general] (build_toml_general.cpp),
 // the framework section (build_toml_framework.cpp) and [kernel.<name>] (build_toml_kernels.cpp).
 // Each reads what it can into the model and reports every problem; none stops at the first.
+#include <toml++/toml.h>
+
 #include <span>
 #include <string_view>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/build_toml_section.h"

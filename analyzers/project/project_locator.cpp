@@ -39,11 +39,11 @@ std::optional<fs::path> find_build_toml(const fs::path& source) {
 std::vector<Capability> builder_default_capabilities(int cuda_major, int cuda_minor) {
   // kernel-builder's defaults per toolkit (shared/reference/build-toml.md).
   if (cuda_major >= 13)
-    return parse_list({"7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "11.0", "12.0",
-                       "12.1+PTX"});
+    return parse_list(
+        {"7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "11.0", "12.0", "12.1+PTX"});
   if (cuda_major == 12 && cuda_minor >= 8)
-    return parse_list({"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1",
-                       "12.0+PTX"});
+    return parse_list(
+        {"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "12.0+PTX"});
   return parse_list({"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0+PTX"});
 }
 

@@ -72,7 +72,8 @@ def summarize(rows, copy_gbs):
     table = []
     for (op, shape), impls in by.items():
         ours = impls.get("ours", {}).get("us")
-        peers = {k: v["us"] for k, v in impls.items() if k != "ours" and v.get("us") is not None}
+        peers = {k: v["us"] for k, v in impls.items() if not k.startswith("ours") and v.get("us") is not None}
+        variants = {k: v["us"] for k, v in impls.items() if k.startswith("ours_") and v.get("us") is not None}
         best = min(peers, key=peers.get) if peers else None
         entry = {
             "op": op,
@@ -81,6 +82,7 @@ def summarize(rows, copy_gbs):
             "best_peer": best,
             "best_peer_us": peers.get(best) if best else None,
             "peers_us": peers,
+            "variants_us": variants,
             "ours_pct_copy": impls.get("ours", {}).get("pct_copy"),
         }
         if ours and best:
@@ -105,16 +107,49 @@ def print_table(table):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", type=Path, required=True)
+    ap.add_argument("--print-only", action="store_true", help="print the table of an existing --json file")
     ap.add_argument("--only", default=",".join(PROJECTS))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--command", default=None, help="command line to record (default: this one)")
     args = ap.parse_args()
 
+    if args.print_only:
+        doc = json.loads(args.json.read_text())
+        print(f"copy bandwidth {doc['copy_gbs']:.0f} GB/s; complete: {doc.get('complete')}; failed: {doc.get('failed_projects')}")
+        print_table(doc["summary"])
+        return
     torch.backends.cuda.matmul.allow_tf32 = False
     copy_before = copy_bandwidth_gbs()
     print(f"copy bandwidth {copy_before:.0f} GB/s (read + write)", flush=True)
     rec = Recorder(copy_before)
     failed = {}
+    info = machine_info()
+
+    def write(copy_after=None):
+        copy_gbs = copy_before if copy_after is None else (copy_before + copy_after) / 2
+        for r in rec.rows:
+            if r.get("gbs") is not None:
+                r["pct_copy"] = 100.0 * r["gbs"] / copy_gbs
+        table = summarize(rec.rows, copy_gbs)
+        doc = {
+            "command": args.command or " ".join([sys.executable] + sys.argv),
+            "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": info,
+            "timing": "triton.testing.do_bench median, L2 flushed before each call, "
+            f"warmup {os.environ.get('KBENCH_WARMUP_MS', '10')} ms, rep {os.environ.get('KBENCH_REP_MS', '40')} ms",
+            "copy_gbs_before": copy_before,
+            "copy_gbs_after": copy_after,
+            "copy_gbs": copy_gbs,
+            "pct_copy": "min_bytes / time / copy_gbs (copy counts bytes read + written)",
+            "complete": copy_after is not None,
+            "failed_projects": failed,
+            "summary": table,
+            "rows": rec.rows,
+        }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(doc, indent=1))
+        return table
+
     for project in [p for p in args.only.split(",") if p]:
         print(f"== {project}", flush=True)
         try:
@@ -125,28 +160,9 @@ def main():
             traceback.print_exc()
             failed[project] = f"{type(e).__name__}: {e}"
         torch.cuda.empty_cache()
+        write()  # partial results survive a time limit
     copy_after = copy_bandwidth_gbs()
-    copy_gbs = (copy_before + copy_after) / 2
-    for r in rec.rows:
-        if r.get("gbs") is not None:
-            r["pct_copy"] = 100.0 * r["gbs"] / copy_gbs
-    table = summarize(rec.rows, copy_gbs)
-    doc = {
-        "command": args.command or " ".join([sys.executable] + sys.argv),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": machine_info(),
-        "timing": "triton.testing.do_bench median, L2 flushed before each call, "
-        f"warmup {os.environ.get('KBENCH_WARMUP_MS', '10')} ms, rep {os.environ.get('KBENCH_REP_MS', '40')} ms",
-        "copy_gbs_before": copy_before,
-        "copy_gbs_after": copy_after,
-        "copy_gbs": copy_gbs,
-        "pct_copy": "min_bytes / time / copy_gbs (copy counts bytes read + written)",
-        "failed_projects": failed,
-        "summary": table,
-        "rows": rec.rows,
-    }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(doc, indent=1))
+    table = write(copy_after)
     print(f"\ncopy bandwidth {copy_before:.0f} / {copy_after:.0f} GB/s before / after")
     print_table(table)
 

@@ -40,6 +40,25 @@ done
 cat "$OUT"/.build_*.log > "$OUT/build.log"; rm -f "$OUT"/.build_*.log
 export PYTHONPATH=$BUILD/rmsnorm:$BUILD/rope:$BUILD/geglu:$BUILD/adaln:$LIGER_SRC${PYTHONPATH:+:$PYTHONPATH}
 
+stamp "error-path probe (a bad argument must raise, not crash)"
+cat > /tmp/kl_err.py <<'PY'
+import torch, rmsnorm
+x = torch.randn(4, 64, device="cuda")
+try:
+    rmsnorm.rms_norm(x, torch.randn(32, device="cuda"))
+    print("NO ERROR")
+except RuntimeError as e:
+    print("RAISED:", str(e).splitlines()[0])
+PY
+so=$(ls "$BUILD"/rmsnorm/rmsnorm/_rmsnorm_cuda_*.so 2>/dev/null | head -1)
+if [ -n "$so" ]; then
+  echo "libstdc++ linkage of $(basename "$so"): $(ldd "$so" | grep -c 'libstdc++') dynamic; $(nm -C --defined-only "$so" 2>/dev/null | grep -c 'std::locale::') std::locale symbols defined inside"
+fi
+if ! python3 /tmp/kl_err.py; then
+  echo "crashed; native backtrace:"
+  timeout 150 cuda-gdb -q -batch -ex run -ex bt --args python3 /tmp/kl_err.py 2>&1 | grep -vE "^\[(New |)Thread|^\[Detaching|^warning" | tail -45
+fi
+
 if [ "${RUN_TESTS:-1}" = 1 ]; then
   stamp "tests"
   python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -rfE --tb=short --maxfail=40 \
@@ -47,9 +66,14 @@ if [ "${RUN_TESTS:-1}" = 1 ]; then
   tail -25 "$OUT/pytest.log"
 fi
 
+if [ "${RUN_PROBE:-1}" = 1 ]; then
+  stamp "small-shape probe (do_bench vs profiler kernel time)"
+  timeout 120 python3 bench/kernels/small_probe.py 2>&1 | tail -14
+fi
+
 if [ "${RUN_BENCH:-1}" = 1 ]; then
   stamp "benchmarks"
-  python3 bench/kernels/bench_all.py --json "$OUT/results.json" --only "${BENCH_ONLY:-rmsnorm,rope,geglu,adaln}" \
+  timeout "${BENCH_TIMEOUT:-420}" python3 bench/kernels/bench_all.py --json "$OUT/results.json" --only "${BENCH_ONLY:-rmsnorm,rope,geglu,adaln}" \
     --command "bash bench/kernels/run_all.sh (KERNELS_CUDA_CAPS=$KERNELS_CUDA_CAPS) -> python3 bench/kernels/bench_all.py" \
     > "$OUT/bench.log" 2>&1
   grep -vE "^  " "$OUT/bench.log" | grep -v "^$" | head -5
@@ -57,8 +81,10 @@ fi
 
 if [ "${RUN_E2E:-1}" = 1 ]; then
   stamp "end to end (Qwen3, 4 layers of the 8B geometry)"
-  python3 bench/kernels/e2e_qwen3.py --json "$OUT/e2e_qwen3.json" ${E2E_COMPILE:+--compile} 2>&1 | tail -8
+  timeout "${E2E_TIMEOUT:-240}" python3 bench/kernels/e2e_qwen3.py --json "$OUT/e2e_qwen3.json" ${E2E_COMPILE:+--compile} 2>&1 | tail -8
 fi
 
 stamp "done"
-if [ "${RUN_BENCH:-1}" = 1 ]; then sed -n '/^copy bandwidth .* before/,$p' "$OUT/bench.log"; fi
+if [ "${RUN_BENCH:-1}" = 1 ] && [ -f "$OUT/results.json" ]; then
+  python3 bench/kernels/bench_all.py --json "$OUT/results.json" --print-only
+fi

@@ -108,6 +108,7 @@ void DocumentScheduler::stop() {
 }
 
 bool DocumentScheduler::idle_locked() const {
+  if (delivering_ > 0) return false;
   for (const auto& [file, doc] : docs_)
     if (doc->running || doc->pending) return false;
   return true;
@@ -195,15 +196,21 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
       for (auto& waiter : doc->waiters)
         if (waiter.generation <= job.generation) satisfied.push_back(std::move(waiter));
       std::erase_if(doc->waiters, [&](const Waiter& w) { return w.generation <= job.generation; });
+      ++delivering_;
     }
   }
-  changed_.notify_all();
+  changed_.notify_all();  // the document may have newer input waiting to start
   spdlog::debug("analysed {} v{} in {:.1f} ms{}", job.file.string(), job.version,
                 outcome->milliseconds, current ? "" : " (dropped: outdated or cancelled)");
   if (!current) return;
   if (callbacks_.results) callbacks_.results(outcome);
   ReadStatus status = outcome->failure.empty() ? ReadStatus::Ready : ReadStatus::Failed;
   for (auto& waiter : satisfied) waiter.callback(ReadResult{status, outcome});
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --delivering_;
+  }
+  changed_.notify_all();
 }
 
 }  // namespace kl::lsp

@@ -105,6 +105,7 @@ class DocumentScheduler {
   std::map<std::filesystem::path, std::shared_ptr<DocState>> docs_;
   DebouncePolicy debounce_;
   uint64_t next_generation_ = 0;
+  size_t delivering_ = 0;  // results being handed to callbacks (counts as busy)
   bool stopping_ = false;
 
   WorkerPool pool_;

@@ -24,7 +24,8 @@ class FakeBackend final : public AnalysisBackend {
       std::lock_guard<std::mutex> lock(mutex_);
       jobs_.push_back(job);
     }
-    for (int waited = 0; waited < delay_ms.load(); waited += 2) {
+    const int delay = delay_ms.load();  // fixed at the start, so only cancellation cuts it short
+    for (int waited = 0; waited < delay; waited += 2) {
       if (cancel.is_cancelled()) {
         analyzers::FileAnalysis cancelled;
         cancelled.cancelled = true;

@@ -107,7 +107,11 @@ def compile_block(nvcc: str, block: Block, workdir: str) -> tuple[Block, list[tu
             continue
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            failures.append((arch, (proc.stderr + proc.stdout).strip()))
+            text = (proc.stderr + proc.stdout).strip()
+            # Point nvcc's "tmpXXXX.cu(N)" at the Markdown line (block line N follows the fence).
+            text = re.sub(re.escape(src) + r"\((\d+)\)",
+                          lambda m: f"{block.path}:{block.line + int(m.group(1))}", text)
+            failures.append((arch, text))
     return block, failures
 
 

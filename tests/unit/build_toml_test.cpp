@@ -1,7 +1,6 @@
 // parse_build_toml and BuildConfig::kernels_for_source, read as a specification: what a
 // build.toml means, and which problem is reported where (0-based line, UTF-8 byte column).
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -181,8 +180,8 @@ TEST_CASE("every cuda-capabilities string is kept with its exact range, valid or
   CHECK(entries[3].range == range(28, 44, 28, 50));
 
   // Unknown strings are the arch-unsupported rule's business: kept, not reported here.
-  BuildConfigParse odd = parse(replaced(kValid, R"(["8.0", "9.0a"])",
-                                        R"(["sm_90", "9.0a+PTX", "10.0f", "13.7"])"));
+  BuildConfigParse odd =
+      parse(replaced(kValid, R"(["8.0", "9.0a"])", R"(["sm_90", "9.0a+PTX", "10.0f", "13.7"])"));
   INFO(describe(odd.problems));
   CHECK(odd.problems.empty());
   REQUIRE(odd.config);
@@ -270,8 +269,9 @@ TEST_CASE("misspelt keys are reported on the key with a did-you-mean and a renam
         range(8, 0, 8, 4));
   CHECK(problem(parsed, "`dependencies` in [kernel.layer_norm]; did you mean `depends`?")
             .location.range == range(12, 0, 12, 12));
-  CHECK(problem(parsed, "`cuda-capabilites` in [kernel.layer_norm]; did you mean "
-                        "`cuda-capabilities`?")
+  CHECK(problem(parsed,
+                "`cuda-capabilites` in [kernel.layer_norm]; did you mean "
+                "`cuda-capabilities`?")
             .location.range == range(14, 0, 14, 16));
 
   // The values under the misspelt keys still reach the model.
@@ -320,8 +320,8 @@ TEST_CASE("keys of another backend are errors in a kernel") {
   REQUIRE(parsed.config);
   CHECK_FALSE(parsed.config->kernels[0].cuda_capabilities);
 
-  BuildConfigParse rocm_in_cuda =
-      parse(replaced(kValid, "src = [\"rmsnorm_cuda", "rocm-archs = [\"gfx942\"]\nsrc = [\"rmsnorm_cuda"));
+  BuildConfigParse rocm_in_cuda = parse(replaced(
+      kValid, "src = [\"rmsnorm_cuda", "rocm-archs = [\"gfx942\"]\nsrc = [\"rmsnorm_cuda"));
   CHECK(problem(rocm_in_cuda, "`rocm-archs` only applies to ROCm kernels").location.range ==
         range(13, 0, 13, 10));
   BuildConfigParse sycl_in_cuda =
@@ -354,14 +354,15 @@ cuda-capabilities = ["8.0", 9.0]
   REQUIRE(parsed.problems.size() == 5);
   CHECK(problem(parsed, "`name` in [general] must be a string, not an integer").location.range ==
         range(1, 7, 1, 8));
-  CHECK(problem(parsed, "`version` in [general] must be an integer, not a string")
-            .location.range == range(2, 10, 2, 13));
+  CHECK(problem(parsed, "`version` in [general] must be an integer, not a string").location.range ==
+        range(2, 10, 2, 13));
   CHECK(problem(parsed, "`backends` in [general] must be an array of strings, not a string")
             .location.range == range(5, 11, 5, 17));
   CHECK(problem(parsed, "entries of `src` in [torch] must be strings, not an integer")
             .location.range == range(8, 16, 8, 17));
-  CHECK(problem(parsed, "entries of `cuda-capabilities` in [kernel.k] must be strings like "
-                        "\"9.0a\", not a number with a fraction")
+  CHECK(problem(parsed,
+                "entries of `cuda-capabilities` in [kernel.k] must be strings like "
+                "\"9.0a\", not a number with a fraction")
             .location.range == range(14, 28, 14, 31));
   REQUIRE(parsed.config);  // still usable
   CHECK(parsed.config->framework.src == std::vector<std::string>{"a.cpp"});
@@ -398,8 +399,9 @@ TEST_CASE("[general] backends: known names only, with columns counted in UTF-8 b
   CHECK(unknown.location.range == range(5, 12, 5, 16));
   CHECK(unknown.message.find("known backends: cann, cpu, cuda, metal, neuron, rocm, tpu, xpu") !=
         std::string::npos);
-  const Finding& typo = problem(parsed, "unknown backend `cdua` in [general] backends; did you "
-                                        "mean `cuda`?");
+  const Finding& typo = problem(parsed,
+                                "unknown backend `cdua` in [general] backends; did you "
+                                "mean `cuda`?");
   CHECK(typo.location.range == range(5, 18, 5, 24));
   CHECK(typo.fixes.at(0).edits.at(0).new_text == "\"cuda\"");
 }
@@ -426,17 +428,18 @@ TEST_CASE("depends: known values, CUTLASS versions 2.10 and 3.5 to 4.5") {
   auto with_depends = [](std::string_view list) {
     return parse(replaced(kValid, R"(depends = ["torch"])", "depends = " + std::string(list)));
   };
-  for (std::string_view ok : {R"(["torch", "cutlass_2_10"])", R"(["cutlass_3_5"])",
-                              R"(["cutlass_3_8"])", R"(["cutlass_4_0"])", R"(["cutlass_4_5"])",
-                              R"(["sycl_tla"])", R"(["metal-cpp"])"}) {
+  for (std::string_view ok :
+       {R"(["torch", "cutlass_2_10"])", R"(["cutlass_3_5"])", R"(["cutlass_3_8"])",
+        R"(["cutlass_4_0"])", R"(["cutlass_4_5"])", R"(["sycl_tla"])", R"(["metal-cpp"])"}) {
     INFO(ok);
     CHECK(with_depends(ok).problems.empty());
   }
   BuildConfigParse old = with_depends(R"(["torch", "cutlass_3_4"])");
-  CHECK(problem(old, "unknown dependency `cutlass_3_4` in [kernel.rmsnorm] depends")
-            .location.range == range(12, 20, 12, 33));
-  CHECK(problem(with_depends(R"(["cutlass"])"), "CUTLASS dependencies name a version")
-            .severity == Severity::Error);
+  CHECK(
+      problem(old, "unknown dependency `cutlass_3_4` in [kernel.rmsnorm] depends").location.range ==
+      range(12, 20, 12, 33));
+  CHECK(problem(with_depends(R"(["cutlass"])"), "CUTLASS dependencies name a version").severity ==
+        Severity::Error);
   CHECK(problem(with_depends(R"(["torch2"])"), "did you mean `torch`?").fixes.size() == 1);
   CHECK(problem(with_depends(R"(["numpy"])"), "known: torch, cutlass_2_10").fixes.empty());
 }
@@ -448,8 +451,7 @@ TEST_CASE("python-depends: einops, helion, tvm-ffi in [general]; CUDA ones in [g
   };
   CHECK(with(R"(["einops", "helion", "tvm-ffi"])").problems.empty());
   BuildConfigParse numpy = with(R"(["numpy"])");
-  CHECK(problem(numpy, "unknown Python dependency `numpy`").location.range ==
-        range(6, 18, 6, 25));
+  CHECK(problem(numpy, "unknown Python dependency `numpy`").location.range == range(6, 18, 6, 25));
   CHECK(problem(with(R"(["einosp"])"), "did you mean `einops`?").severity == Severity::Error);
   CHECK(problem(with(R"(["nvidia-cutlass-dsl"])"), "move it to [general.cuda] python-depends")
             .severity == Severity::Error);
@@ -472,8 +474,9 @@ kernel-depends = [
   CHECK(problem(parsed, "is missing the required key `repo-id`").location.range ==
         range(9, 2, 9, 17));
   // The misspelt key counts as `version` once reported.
-  CHECK(problem(parsed, "unknown key `verison` in a `kernel-depends` entry; did you mean "
-                        "`version`?")
+  CHECK(problem(parsed,
+                "unknown key `verison` in a `kernel-depends` entry; did you mean "
+                "`version`?")
             .location.range == range(10, 21, 10, 28));
   CHECK(problem(parsed, "entries of `kernel-depends` in [general] must be tables").location.range ==
         range(11, 2, 11, 7));
@@ -481,11 +484,12 @@ kernel-depends = [
 }
 
 TEST_CASE("versions are strings of dot-separated numbers") {
-  BuildConfigParse parsed =
-      parse(replaced(kValid, "src = [\"rmsnorm_cuda", "cuda-minver = \"12.x\"\nsrc = [\"rmsnorm_cuda"));
+  BuildConfigParse parsed = parse(
+      replaced(kValid, "src = [\"rmsnorm_cuda", "cuda-minver = \"12.x\"\nsrc = [\"rmsnorm_cuda"));
   CHECK(problem(parsed, "`cuda-minver` in [kernel.rmsnorm] must be a version such as \"12.8\"")
             .location.range == range(13, 14, 13, 20));
-  CHECK(parse(replaced(kValid, "src = [\"rmsnorm_cuda", "cuda-minver = \"12.8\"\nsrc = [\"rmsnorm_cuda"))
+  CHECK(parse(replaced(kValid, "src = [\"rmsnorm_cuda",
+                       "cuda-minver = \"12.8\"\nsrc = [\"rmsnorm_cuda"))
             .problems.empty());
 }
 
@@ -524,20 +528,22 @@ backend = "cuda"
 }
 
 TEST_CASE("[tvm-ffi] needs src") {
-  BuildConfigParse parsed = parse(replaced(kValid, "[torch]\nsrc = [\"torch-ext/torch_binding.cpp\"]",
-                                           "[tvm-ffi]\ninclude = []"));
+  BuildConfigParse parsed = parse(replaced(
+      kValid, "[torch]\nsrc = [\"torch-ext/torch_binding.cpp\"]", "[tvm-ffi]\ninclude = []"));
   CHECK(problem(parsed, "[tvm-ffi] is missing the required key `src`").location.range ==
         range(7, 0, 7, 9));
 }
 
 TEST_CASE("exactly one framework section") {
-  BuildConfigParse none = parse(replaced(kValid, "[torch]\nsrc = [\"torch-ext/torch_binding.cpp\"]\n", ""));
+  BuildConfigParse none =
+      parse(replaced(kValid, "[torch]\nsrc = [\"torch-ext/torch_binding.cpp\"]\n", ""));
   CHECK(problem(none, "needs one framework section").location.range == range(0, 0, 0, 9));
 
   BuildConfigParse two = parse(std::string(kValid) + "\n[torch-noarch]\n");
   const Finding& f = problem(two, "only one framework section is allowed");
-  CHECK(f.message == "only one framework section is allowed, and [torch] (line 8) already is one: "
-                     "remove [torch-noarch]");
+  CHECK(f.message ==
+        "only one framework section is allowed, and [torch] (line 8) already is one: "
+        "remove [torch-noarch]");
   CHECK(f.location.range == range(16, 0, 16, 14));
   REQUIRE(two.config);
   CHECK(two.config->framework.kind == FrameworkKind::Torch);
@@ -595,8 +601,8 @@ TEST_CASE("v4 (no edition) is read with a legacy-format warning and an add-editi
 }
 
 TEST_CASE("edition-5 keys in a file without edition ask for the edition") {
-  BuildConfigParse parsed = parse(replaced(kValid, "edition = 5\n",
-                                           "kernel-depends = [{ repo-id = \"a/b\", version = 1 }]\n"));
+  BuildConfigParse parsed = parse(
+      replaced(kValid, "edition = 5\n", "kernel-depends = [{ repo-id = \"a/b\", version = 1 }]\n"));
   const Finding& f = problem(parsed, "`kernel-depends` needs edition 5");
   CHECK(f.location.range == range(3, 0, 3, 14));
   CHECK(f.message.find("add `edition = 5` to [general]") != std::string::npos);
@@ -656,7 +662,8 @@ universal = true
 }
 
 TEST_CASE("language = \"cuda-hipify\" becomes a ROCm kernel") {
-  BuildConfigParse parsed = parse(replaced(kValid, "backend = \"cuda\"", "language = \"cuda-hipify\""));
+  BuildConfigParse parsed =
+      parse(replaced(kValid, "backend = \"cuda\"", "language = \"cuda-hipify\""));
   CHECK(problem(parsed, "use `backend = \"rocm\"`").location.range == range(11, 0, 11, 8));
 }
 
@@ -733,7 +740,7 @@ TEST_CASE("empty, blank, binary and absurd files give one clean error") {
     CHECK_FALSE(parsed.config);
   }
   CHECK(parse(std::string("name = \"a\0b\"", 12)).problems.size() == 1);  // NUL
-  CHECK(parse("name = \"\xff\xfe\"").problems.size() == 1);                 // not UTF-8
+  CHECK(parse("name = \"\xff\xfe\"").problems.size() == 1);               // not UTF-8
 
   BuildConfigParse deep_arrays = parse("a = " + std::string(100000, '['));
   REQUIRE(deep_arrays.problems.size() == 1);
@@ -766,7 +773,8 @@ TEST_CASE("kernels_for_source: the CUDA kernels whose src lists a file or its fo
   const fs::path project = kFixtures / "rmsnorm";
   auto names = [&](const fs::path& source) {
     std::vector<std::string> out;
-    for (const KernelSection* kernel : config.kernels_for_source(source)) out.push_back(kernel->name);
+    for (const KernelSection* kernel : config.kernels_for_source(source))
+      out.push_back(kernel->name);
     return out;
   };
   // The ROCm kernel lists the same file but is not a CUDA kernel.

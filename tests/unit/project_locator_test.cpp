@@ -1,14 +1,13 @@
 // find_build_toml, builder_default_capabilities and capabilities_for_source, read as a
 // specification of which capabilities a source file is checked against.
-#include <catch2/catch.hpp>
+#include "analyzers/project/project_locator.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
-
-#include "analyzers/project/project_locator.h"
 
 namespace {
 
@@ -110,9 +109,9 @@ TEST_CASE("find_build_toml accepts relative paths") {
 }
 
 TEST_CASE("builder default capabilities depend on the CUDA version") {
-  const std::vector<std::string> cuda13 = {"7.5", "8.0", "8.6", "8.7", "8.9",
+  const std::vector<std::string> cuda13 = {"7.5", "8.0",  "8.6",  "8.7",  "8.9",
                                            "9.0", "10.0", "11.0", "12.0", "12.1+PTX"};
-  const std::vector<std::string> cuda128 = {"7.0", "7.2", "7.5", "8.0", "8.6", "8.7",
+  const std::vector<std::string> cuda128 = {"7.0", "7.2", "7.5",  "8.0",  "8.6",     "8.7",
                                             "8.9", "9.0", "10.0", "10.1", "12.0+PTX"};
   const std::vector<std::string> older = {"7.0", "7.2", "7.5", "8.0",
                                           "8.6", "8.7", "8.9", "9.0+PTX"};
@@ -128,7 +127,8 @@ TEST_CASE("builder default capabilities depend on the CUDA version") {
   // Only the last one embeds PTX.
   auto defaults = builder_default_capabilities(12, 8);
   CHECK(defaults.back().ptx);
-  CHECK(std::none_of(defaults.begin(), defaults.end() - 1, [](const Capability& c) { return c.ptx; }));
+  CHECK(std::none_of(defaults.begin(), defaults.end() - 1,
+                     [](const Capability& c) { return c.ptx; }));
 }
 
 TEST_CASE("capabilities_for_source: the cuda-capabilities of the kernel that lists the file") {
@@ -163,9 +163,9 @@ TEST_CASE("capabilities_for_source: a file no kernel lists gets the union over C
       capabilities_for_source(config, config.project_dir() / "torch-ext/torch_binding.cpp", 12, 8);
   // rmsnorm's list, then the 12.8 defaults of fused_add_rmsnorm without repeats; the ROCm
   // kernel contributes nothing.
-  CHECK(texts(caps.entries) ==
-        std::vector<std::string>{"8.0", "9.0a", "10.0", "12.0", "7.0", "7.2", "7.5", "8.6", "8.7",
-                                 "8.9", "9.0", "10.1", "12.0+PTX"});
+  CHECK(texts(caps.entries) == std::vector<std::string>{"8.0", "9.0a", "10.0", "12.0", "7.0", "7.2",
+                                                        "7.5", "8.6", "8.7", "8.9", "9.0", "10.1",
+                                                        "12.0+PTX"});
   REQUIRE(caps.list_range);
   CHECK(*caps.list_range == Range{{28, 20}, {28, 51}});
   CHECK(caps.origin.find("[kernel.rmsnorm] cuda-capabilities, [kernel.fused_add_rmsnorm] (no "

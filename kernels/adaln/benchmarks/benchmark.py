@@ -9,6 +9,7 @@ RMSNorm where it applies.
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa
 import adaln  # noqa: E402
 
 EPS = 1e-6
+VARIANTS = os.environ.get("KBENCH_VARIANTS", "1") == "1"
 
 
 def rms_mod(x, scale, shift, eps: float):
@@ -61,6 +63,11 @@ def run(rec: Recorder, quick=False):
         if L is not None:
             fn = L.modulated_rms_norm.LigerModulatedRMSNormFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(x, None, scale, shift, EPS), mb)
+        if VARIANTS:
+            for v in (1, 2, 5, 30):  # v % 10: launch shape, v // 10: load policy
+                adaln.ops.set_variant(v)
+                rec.measure(op, shape, f"ours_v{v}", lambda: adaln.adaln(x, scale, shift, EPS, "rms"), mb)
+            adaln.ops.set_variant(0)
         if (b, s, d) in ((2, 8192, 2048), (4, 16384, 2048)):
             op = "adaln layer per-sample"
             rec.measure(op, shape, "ours", lambda: adaln.adaln(x, scale, shift, EPS, "layer"), mb)
@@ -85,6 +92,11 @@ def run(rec: Recorder, quick=False):
             rec.measure(op, shape, "ours", lambda: adaln.adaln_gated(x, a, gate, scale, shift, EPS, "rms"), mbg)
             rec.measure(op, shape, "eager", lambda: gated_rms_mod(x, a, gate, scale, shift, EPS), mbg)
             rec.measure(op, shape, "compile", lambda: compiled(gated_rms_mod)(x, a, gate, scale, shift, EPS), mbg)
+            if VARIANTS:
+                for v in (2, 30):
+                    adaln.ops.set_variant(v)
+                    rec.measure(op, shape, f"ours_v{v}", lambda: adaln.adaln_gated(x, a, gate, scale, shift, EPS, "rms"), mbg)
+                adaln.ops.set_variant(0)
             del a
         del x
 

@@ -105,3 +105,49 @@ def test_offset_inputs(dtype):
     scale, shift = mods(b, s, d, False, dtype)
     out = adaln.adaln(x, scale, shift, EPS, "layer")
     check(out, ref_adaln(x, scale, shift, EPS, "layer"), dtype)
+
+
+ERROR_CASES = ['adaln.adaln(x, s, None)', "adaln.adaln(x, torch.randn(3, 1, 64, device='cuda'), None)", 'adaln.adaln(x.half(), s.half()[..., :64], None)']
+
+
+@pytest.mark.parametrize("call", ERROR_CASES)
+def test_errors(call):
+    # Bad arguments must raise RuntimeError; in a fresh interpreter so that a
+    # crash fails this test instead of ending the session.
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, adaln\n"
+        "x = torch.randn(2, 5, 64, device='cuda'); s = torch.randn(2, 1, 32, device='cuda')\n"
+        "try:\n"
+        f"    {call}\n"
+        "    print('NO ERROR')\n"
+        "except (RuntimeError, ValueError) as e:\n"
+        "    print('RAISED', str(e).splitlines()[0])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "RAISED" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 10, 20, 30, 13])
+@pytest.mark.parametrize("d,b,s", [(2048, 1, 1), (2048, 2, 37), (4096, 2, 9), (4096, 1, 130)])
+@pytest.mark.parametrize("norm", ["rms", "layer"])
+def test_variants(dtype, variant, d, b, s, norm):
+    # Every benchmark-only launch shape / load policy computes the same thing.
+    x = torch.randn(b, s, d, device="cuda").to(dtype)
+    scale, shift = mods(b, s, d, False, dtype)
+    branch = torch.randn(b, s, d, device="cuda").to(dtype)
+    gate = torch.randn(b, 1, d, device="cuda").to(dtype)
+    try:
+        adaln.ops.set_variant(variant)
+        out = torch.full_like(x, float("nan"))
+        adaln.adaln(x, scale, shift, EPS, norm, out=out)
+        check(out, ref_adaln(x, scale, shift, EPS, norm), dtype)
+        h_new_ref = (x.double() + branch.double() * gate.double()).to(dtype)
+        out, h_out = adaln.adaln_gated(x, branch, gate, scale, shift, EPS, norm, inplace=False)
+        torch.testing.assert_close(h_out.double(), h_new_ref.double(), rtol=2 ** -7, atol=1e-6)
+        check(out, ref_adaln(h_new_ref, scale, shift, EPS, norm), dtype)
+    finally:
+        adaln.ops.set_variant(0)

@@ -16,3 +16,6 @@ void adaln_gated(at::Tensor& out, at::Tensor& h_out, const at::Tensor& h,
                  const at::Tensor& branch, const std::optional<at::Tensor>& gate,
                  const std::optional<at::Tensor>& scale, const std::optional<at::Tensor>& shift,
                  double eps, bool layernorm);
+
+// Benchmark-only: force a launch shape (see kl_adaln_set_variant); 0 = automatic.
+void set_variant(int64_t variant);

@@ -7,6 +7,7 @@ separate contiguous tensors, its API).
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
 from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
 
 import geglu  # noqa: E402
+
+VARIANTS = os.environ.get("KBENCH_VARIANTS", "1") == "1"
 
 
 def eager_geglu(x):
@@ -42,6 +45,11 @@ def run(rec: Recorder, quick=False):
             fn = L.geglu.LigerGELUMulFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(a, b), mb, note="halves as two tensors")
             del a, b
+        if VARIANTS and t >= 8192 or (VARIANTS and f == 16384):
+            for v in (2, 11, 31):  # v % 10: vectors per thread, v // 10: load policy
+                geglu.ops.set_variant(v)
+                rec.measure(op, shape, f"ours_v{v}", lambda: geglu.geglu(x), mb)
+            geglu.ops.set_variant(0)
         del x
 
 

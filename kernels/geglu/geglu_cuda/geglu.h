@@ -28,6 +28,11 @@ typedef struct {
 
 int kl_geglu(const KlGegluParams* p, cudaStream_t stream);
 
+// Benchmark-only, process-global: variant % 10 sets the 16-byte vectors per
+// thread 1 (1), 2 (2), 4 (3), 0 = automatic (1); variant / 10 the load
+// policy (1: ld.global.nc, 3: ld.global.cs, otherwise plain ld.global).
+void kl_geglu_set_variant(int variant);
+
 #ifdef __cplusplus
 }
 #endif

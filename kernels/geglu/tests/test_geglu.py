@@ -81,3 +81,40 @@ def test_3d_and_matches_torch(dtype):
     f = x.shape[-1] // 2
     eager = torch.nn.functional.gelu(x[..., :f], approximate="tanh") * x[..., f:]
     torch.testing.assert_close(out.float(), eager.float(), rtol=2e-2, atol=2e-2)
+
+
+ERROR_CASES = ['geglu.geglu(x)', 'geglu.geglu(x.int())', "geglu.geglu(torch.randn(4, 64, device='cuda'), approximate='foo')"]
+
+
+@pytest.mark.parametrize("call", ERROR_CASES)
+def test_errors(call):
+    # Bad arguments must raise RuntimeError; in a fresh interpreter so that a
+    # crash fails this test instead of ending the session.
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, geglu\n"
+        "x = torch.randn(4, 63, device='cuda')\n"
+        "try:\n"
+        f"    {call}\n"
+        "    print('NO ERROR')\n"
+        "except (RuntimeError, ValueError) as e:\n"
+        "    print('RAISED', str(e).splitlines()[0])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "RAISED" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+@pytest.mark.parametrize("variant", [1, 2, 3, 11, 21, 31, 13])
+@pytest.mark.parametrize("rows,f", [(1, 8192), (33, 1024), (300, 64)])
+def test_variants(variant, rows, f):
+    dtype = torch.bfloat16
+    x = torch.randn(rows, 2 * f, device="cuda").to(dtype)
+    try:
+        geglu.ops.set_variant(variant)
+        out = torch.full((rows, f), float("nan"), device="cuda", dtype=dtype)
+        geglu.geglu(x, out=out)
+        check(out, ref_geglu(x, "tanh", False), dtype)
+    finally:
+        geglu.ops.set_variant(0)

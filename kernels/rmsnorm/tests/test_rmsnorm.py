@@ -183,11 +183,50 @@ def test_layers_module():
     check(out, ref_rms(x, m.weight.detach(), EPS, True), torch.bfloat16)
 
 
-def test_errors():
-    x = torch.randn(4, 64, device="cuda")
-    with pytest.raises(RuntimeError):
-        rmsnorm.rms_norm(x, torch.randn(32, device="cuda"))
-    with pytest.raises(RuntimeError):
-        rmsnorm.rms_norm(x, torch.randn(64, device="cuda", dtype=torch.float16))
-    with pytest.raises(RuntimeError):
-        rmsnorm.rms_norm(x.int())
+ERROR_CASES = [
+    "rmsnorm.rms_norm(x, torch.randn(32, device='cuda'))",
+    "rmsnorm.rms_norm(x, torch.randn(64, device='cuda', dtype=torch.float16))",
+    "rmsnorm.rms_norm(x.int())",
+    "rmsnorm.rms_norm(x.cpu())",
+]
+
+
+@pytest.mark.parametrize("call", ERROR_CASES)
+def test_errors(call):
+    # Bad arguments must raise RuntimeError. Run in a fresh interpreter so that
+    # a crash is reported as this test failing rather than ending the session.
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, rmsnorm\n"
+        "x = torch.randn(4, 64, device='cuda')\n"
+        "try:\n"
+        f"    {call}\n"
+        "    print('NO ERROR')\n"
+        "except RuntimeError as e:\n"
+        "    print('RAISED', str(e).splitlines()[0])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "RAISED" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 6, 7, 8, 10, 20, 30, 15, 26])
+@pytest.mark.parametrize("width,rows", [(4096, 1), (4096, 7), (4096, 130), (128, 1), (128, 301)])
+def test_variants(dtype, variant, width, rows):
+    # Every benchmark-only launch shape / load policy computes the same thing.
+    x = torch.randn(rows, width, device="cuda").to(dtype)
+    r = torch.randn(rows, width, device="cuda").to(dtype)
+    w = make_weight(width, dtype)
+    try:
+        rmsnorm.ops.set_variant(variant)
+        out = poison(x)
+        rmsnorm.rms_norm(x, w, EPS, True, out=out)
+        check(out, ref_rms(x, w, EPS, True), dtype)
+        out = poison(x)
+        out, r_out = rmsnorm.fused_add_rms_norm(x, r, w, EPS, False, inplace=False, out=out)
+        torch.testing.assert_close(r_out, x + r, rtol=0, atol=0)
+        check(out, ref_rms(x + r, w, EPS, False), dtype)
+    finally:
+        rmsnorm.ops.set_variant(0)

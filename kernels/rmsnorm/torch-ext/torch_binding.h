@@ -17,3 +17,6 @@ void fused_add_rms_norm(at::Tensor& out, at::Tensor& residual_out, const at::Ten
 // 100 * path + access bytes; path 0: register-resident 16-byte path, 1: looped path.
 int64_t rms_norm_path(const at::Tensor& out, const at::Tensor& input,
                                    const std::optional<at::Tensor>& weight);
+
+// Benchmark-only: force a launch shape (see kl_rmsnorm_set_variant); 0 = automatic.
+void set_variant(int64_t variant);

@@ -12,6 +12,7 @@ coordinates (diffusers' LTXVideoRotaryPosEmbed + apply); no Liger equivalent.
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
 from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
 
 import rope  # noqa: E402
+
+VARIANTS = os.environ.get("KBENCH_VARIANTS", "1") == "1"
 
 
 def rotate_half(x):
@@ -80,12 +83,21 @@ def run(rec: Recorder, quick=False):
         sin = torch.cat([c[:, 64:], c[:, 64:]], -1)[None].to(dt)
         mb = 2 * t * 40 * 128 * 2 + 2 * t * 128 * 2
         op, shape = "rope qwen3 q+k", f"T={t}"
-        rec.measure(op, shape, "ours", lambda: rope.rope_neox(q4, k4, pos, cache), mb)
+        # like for like: transformers and Liger read bf16 cos/sin, so does "ours";
+        # "ours_fp32cache" keeps the cache in fp32 (more accurate, 2x the cache bytes)
+        cache16 = cache.to(dt)
+        rec.measure(op, shape, "ours", lambda: rope.rope_neox(q4, k4, pos, cache16), mb)
+        rec.measure(op, shape, "ours_fp32cache", lambda: rope.rope_neox(q4, k4, pos, cache), mb)
         rec.measure(op, shape, "eager_hf", lambda: hf_apply_rotary_pos_emb(qt, kt, cos, sin), mb)
         rec.measure(op, shape, "compile", lambda: compiled(hf_apply_rotary_pos_emb)(qt, kt, cos, sin), mb)
         if L is not None:
             fn = L.rope.LigerRopeFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(qt, kt, cos, sin), mb)
+        if VARIANTS and t >= 4096:
+            for v in (2, 11, 31):  # v % 10: heads per thread, v // 10: load policy
+                rope.ops.set_variant(v)
+                rec.measure(op, shape, f"ours_v{v}", lambda: rope.rope_neox(q4, k4, pos, cache16), mb)
+            rope.ops.set_variant(0)
         del q4, k4
 
     # LTX-Video: (B, F, H, W) latent grids of 768x512x121 (6144 tokens) and

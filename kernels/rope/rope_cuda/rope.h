@@ -66,6 +66,11 @@ typedef struct {
 
 int kl_rope_interleaved(const KlRopeInterleavedParams* p, cudaStream_t stream);
 
+// Benchmark-only, process-global: variant % 10 sets the heads per thread of
+// the NeoX vector kernel 1, 2, 4 (1, 2, 3), 0 = automatic (1); variant / 10
+// the load policy (1: ld.global.nc, 3: ld.global.cs, otherwise plain ld.global).
+void kl_rope_set_variant(int variant);
+
 #ifdef __cplusplus
 }
 #endif

@@ -172,3 +172,44 @@ def test_ltx_grid_matches_given_cos_sin_bf16():
     a, _ = rope.rope_ltx(q, None, grid, freqs)
     g, _ = rope.rope_interleaved(q, None, cos.float(), sin.float())
     torch.testing.assert_close(a.float(), g.float(), rtol=1e-2, atol=1e-2)
+
+
+ERROR_CASES = ['rope.rope_neox(q, None, p[:2], c)', 'rope.rope_neox(q, None, p.float(), c)', "rope.rope_neox(q, None, p, torch.zeros(8, 256, device='cuda'))", "rope.rope_interleaved(q[0][None], None, torch.ones(1, 4, 64, device='cuda'), torch.ones(1, 4, 64, device='cuda'))"]
+
+
+@pytest.mark.parametrize("call", ERROR_CASES)
+def test_errors(call):
+    # Bad arguments must raise RuntimeError; in a fresh interpreter so that a
+    # crash fails this test instead of ending the session.
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, rope\n"
+        "q = torch.randn(3, 4, 128, device='cuda'); c = rope.build_cos_sin_cache(8, 128, device='cuda'); p = torch.zeros(3, dtype=torch.long, device='cuda')\n"
+        "try:\n"
+        f"    {call}\n"
+        "    print('NO ERROR')\n"
+        "except (RuntimeError, ValueError) as e:\n"
+        "    print('RAISED', str(e).splitlines()[0])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "RAISED" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+@pytest.mark.parametrize("variant", [1, 2, 3, 11, 21, 31, 13])
+@pytest.mark.parametrize("tokens", [1, 33, 1000])
+def test_neox_variants(variant, tokens):
+    dtype = torch.bfloat16
+    cache = rope.build_cos_sin_cache(2048, 128, 1e6, device="cuda")
+    q = torch.randn(tokens, 32, 128, device="cuda").to(dtype)
+    k = torch.randn(tokens, 8, 128, device="cuda").to(dtype)
+    pos = torch.randint(0, 2048, (tokens,), device="cuda")
+    rq, rk = ref_neox(q, pos, cache), ref_neox(k, pos, cache)
+    try:
+        rope.ops.set_variant(variant)
+        rope.rope_neox(q, k, pos, cache)
+    finally:
+        rope.ops.set_variant(0)
+    check(q, rq, dtype)
+    check(k, rk, dtype)

@@ -18,3 +18,6 @@ void rope_interleaved(at::Tensor& out_q, at::Tensor& out_k, const at::Tensor& q,
 // (fp32 coordinates divided by the base sizes) and freqs [D / 6] (fp32).
 void rope_ltx_grid(at::Tensor& out_q, at::Tensor& out_k, const at::Tensor& q,
                    const at::Tensor& k, const at::Tensor& grid, const at::Tensor& freqs);
+
+// Benchmark-only: force a launch shape (see kl_rope_set_variant); 0 = automatic.
+void set_variant(int64_t variant);

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Markdown tables from a bench_all.py JSON (for kernels/README.md and NOTES.md).
+
+    python3 bench/kernels/make_tables.py bench/kernels/results/h200-final.json
+"""
+
+import json
+import sys
+
+
+def main(path):
+    d = json.load(open(path))
+    m = d["machine"]
+    print(f"Machine: {m.get('gpu')} ({m.get('sm_count')} SMs), torch {m.get('torch')}, CUDA {m.get('cuda')}, "
+          f"triton {m.get('triton')}; copy {d['copy_gbs']:.0f} GB/s (read + write); {d['timing']}.")
+    print(f"Command: `{d['command']}`  ({d['date_utc']})")
+    print()
+    print("| op | shape | ours µs | % of copy | best peer | peer µs | speedup | eager | compile | Liger |")
+    print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    for e in d["summary"]:
+        p = e["peers_us"]
+        eager = min([v for k, v in p.items() if k.startswith("eager")], default=None)
+        f = lambda v: f"{v:.1f}" if v is not None else "–"
+        sp = e.get("speedup_vs_best")
+        mark = "" if sp is None or sp >= 1 else " ✗"
+        print(f"| {e['op']} | {e['shape']} | {f(e['ours_us'])} | {f(e['ours_pct_copy'])} | {e['best_peer'] or '–'} | "
+              f"{f(e['best_peer_us'])} | {(f'{sp:.2f}' if sp else '–')}{mark} | {f(eager)} | {f(p.get('compile'))} | {f(p.get('liger'))} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

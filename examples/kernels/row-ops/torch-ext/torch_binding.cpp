@@ -1,0 +1,1 @@
+// Binding omitted in this example; see kernels/ for complete projects.

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 2: install what is missing, build, and run the whole test suite with CTest.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/tools/install-deps.sh"
+"$root/tools/build.sh"
+cd "$root/build"
+ctest --output-on-failure -j "${KERNEL_LSP_JOBS:-$(nproc)}" --timeout 900
