@@ -264,11 +264,12 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   auto vfs = llvm::vfs::getRealFileSystem();
 
   auto ci = std::make_unique<clang::CompilerInstance>();
-  if (preambles) {
-    outcome.preamble_reused =
-        preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel);
-  }
-  invocation->getPreprocessorOpts().addRemappedFile(main_file, buffer.release());
+  // With a preamble attached, the preamble has already remapped the main file to `buffer`;
+  // remapping it twice would free it twice.
+  bool attached = preambles &&
+                  preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel);
+  if (attached) buffer.release();
+  else invocation->getPreprocessorOpts().addRemappedFile(main_file, buffer.release());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
   ci->setInvocation(std::move(invocation));
   ci->createDiagnostics(&collector, /*ShouldOwnClient=*/false);

@@ -72,9 +72,8 @@ bool PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::st
   }
   std::lock_guard build_lock(entry->build_mutex);
   auto bounds = clang::ComputePreambleBounds(invocation.getLangOpts(), buffer.getMemBufferRef(), 0);
-  bool reused = false;
   if (entry->preamble && entry->preamble->CanReuse(invocation, buffer.getMemBufferRef(), bounds, *vfs)) {
-    reused = true;
+    outcome.preamble_reused = true;
   } else {
     if (cancel && cancel->is_cancelled()) return false;
     entry->preamble.reset();
@@ -97,7 +96,7 @@ bool PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::st
   outcome.arch_dependent = outcome.arch_dependent || entry->observed.arch_dependent;
   outcome.watched_macro_uses.insert(outcome.watched_macro_uses.end(), entry->observed.watched_macro_uses.begin(),
                                     entry->observed.watched_macro_uses.end());
-  return reused;
+  return true;
 }
 
 void PreambleCache::forget(const std::string& file) {

@@ -38,9 +38,10 @@ class PreambleCache {
   PreambleCache();
   ~PreambleCache();
 
-  // Attaches a valid preamble for `file` to `invocation` (building one when none fits) and
-  // replays what the preamble's preprocessing observed into `outcome`. Returns whether an
-  // existing preamble was reused. On any failure it leaves `invocation` as it was.
+  // Attaches a valid preamble for `file` to `invocation` (building one when none fits), remaps
+  // the main file to `buffer` (which the invocation then owns), and replays what the preamble's
+  // preprocessing observed into `outcome` (setting outcome.preamble_reused when an existing one
+  // was reused). Returns whether a preamble was attached; on failure `invocation` is unchanged.
   bool prepare(clang::CompilerInvocation& invocation, const std::string& file,
                const llvm::MemoryBuffer& buffer, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs,
                ParseOutcome& outcome, const std::vector<std::string>& watched_macros,

@@ -1,9 +1,11 @@
 #include "analyzers/model/facts_builder.h"
 
+#include <cstdlib>
 #include <regex>
 
 #include "analyzers/data/feature_table.h"
 #include "analyzers/frontend/device_parser.h"
+#include "analyzers/model/access_collector.h"
 #include "analyzers/model/feature_collector.h"
 #include "analyzers/model/kernel_inventory.h"
 
@@ -11,12 +13,17 @@ namespace kl::analyzers {
 
 void build_unit_facts(clang::ASTContext& context, const SourceView& view, const FeatureTable& features,
                       const ModelOptions& options, UnitFacts& facts) {
-  (void)options;
   facts.feature_uses = collect_feature_uses(context, view, features);
   KernelInventory inventory = collect_kernel_inventory(context, view);
   facts.kernels = std::move(inventory.kernels);
   facts.launches = std::move(inventory.launches);
   facts.shared_opt_ins = std::move(inventory.shared_opt_ins);
+  // KERNEL_LSP_DISABLE_ACCESS_MODEL=1 turns the access model off (for measuring its cost).
+  static const bool disabled = [] {
+    const char* v = std::getenv("KERNEL_LSP_DISABLE_ACCESS_MODEL");
+    return v && *v && std::string(v) != "0";
+  }();
+  if (options.access_model && !disabled) facts.accesses = collect_memory_accesses(context, view, options);
 }
 
 void add_preprocessor_facts(const ParseOutcome& outcome, const FeatureTable& features, UnitFacts& facts) {

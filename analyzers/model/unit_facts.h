@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzers/finding.h"
+#include "analyzers/model/access_record.h"
 
 namespace kl::analyzers {
 
@@ -57,6 +58,7 @@ struct SharedMemoryOptIn {
 // Assumptions the model makes where the code says nothing.
 struct ModelOptions {
   uint32_t assumed_pointer_alignment = 256;  // bytes, for kernel pointer parameters
+  bool access_model = true;                  // build `accesses` (off: KERNEL_LSP_DISABLE_ACCESS_MODEL=1)
 };
 
 // One parse = one set of facts. `arch_dependent` says whether the user's own code tests
@@ -66,6 +68,7 @@ struct UnitFacts {
   std::vector<KernelInfo> kernels;
   std::vector<LaunchSite> launches;
   std::vector<SharedMemoryOptIn> shared_opt_ins;
+  std::vector<MemoryAccess> accesses;  // global and shared memory accesses of device code
   bool arch_dependent = false;
 };
 

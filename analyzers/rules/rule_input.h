@@ -52,5 +52,7 @@ const std::vector<SourceRuleEntry>& source_rules();
 // Each rule's entry point (one file each).
 void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out);
 void check_smem_limit(const RuleInput& input, std::vector<Finding>& out);
+void check_uncoalesced_access(const RuleInput& input, std::vector<Finding>& out);
+void check_misaligned_access(const RuleInput& input, std::vector<Finding>& out);
 
 }  // namespace kl::analyzers

@@ -3,12 +3,13 @@
 
 namespace kl::analyzers {
 
-// Rules register here and nowhere else. A rule whose model is not built yet (the access rules
-// need the access model) registers once its facts exist.
+// Rules register here and nowhere else.
 const std::vector<SourceRuleEntry>& source_rules() {
   static const std::vector<SourceRuleEntry> rules = {
       {kArchMismatch, &check_arch_mismatch},
       {kSmemLimit, &check_smem_limit},
+      {kUncoalescedAccess, &check_uncoalesced_access},
+      {kMisalignedAccess, &check_misaligned_access},
   };
   return rules;
 }

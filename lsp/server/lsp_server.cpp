@@ -171,9 +171,13 @@ void LspServer::apply_settings(const Settings& settings, std::vector<std::string
 }
 
 void LspServer::show_problems(const std::vector<std::string>& problems) {
-  if (problems.empty()) return;
+  // Every settings round re-validates everything; repeat nothing the user has already seen.
+  std::vector<std::string> fresh;
+  for (const auto& problem : problems)
+    if (shown_problems_.insert(problem).second) fresh.push_back(problem);
+  if (fresh.empty()) return;
   std::string text = "kernel-lsp settings: ";
-  for (size_t i = 0; i < problems.size(); ++i) text += (i ? "; " : "") + problems[i];
+  for (size_t i = 0; i < fresh.size(); ++i) text += (i ? "; " : "") + fresh[i];
   spdlog::warn("{}", text);
   dispatcher_.notify("window/showMessage", {{"type", 2}, {"message", text}});
 }

@@ -75,6 +75,7 @@ class LspServer final : public KernelServerListener {
   ClientCapabilities client_;  // written once in initialize, before any worker exists
   Settings initial_settings_;  // initializationOptions; client configuration overlays it
   std::vector<std::string> startup_problems_;
+  std::set<std::string> shown_problems_;  // each settings problem is shown once per session
   std::vector<std::filesystem::path> roots_;
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;

@@ -47,8 +47,8 @@ TEST_CASE("device findings survive headers that cannot be found") {
   auto mismatches = of_rule(result, "arch-mismatch");
   REQUIRE(mismatches.size() == 1);
   CHECK(mismatches[0]->location.range.start.line == 4);
-  CHECK(mismatches[0]->location.range.start.column == 20);
-  CHECK(mismatches[0]->location.range.end.column == 37);
+  CHECK(mismatches[0]->location.range.start.column == 21);
+  CHECK(mismatches[0]->location.range.end.column == 38);
   CHECK(mismatches[0]->message.find("7.5") != std::string::npos);
   CHECK(mismatches[0]->message.find("9.0") == std::string::npos);
   CHECK(of_rule(result, "frontend").size() == 3);  // one note per missing header, on its line

@@ -1,0 +1,137 @@
+#include "analyzers/model/access_collector.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <map>
+#include <set>
+
+#include "analyzers/frontend/device_parser.h"
+#include "analyzers/model/access_interpreter.h"
+#include "analyzers/model/device_code.h"
+
+namespace kl::analyzers {
+namespace {
+
+// Finds the kernels to analyse and the functions that launch kernels.
+class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
+ public:
+  explicit AccessScope(const SourceView& view) : view_(view) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseFunctionDecl(clang::FunctionDecl* f) { return traverse_function(f, [&] { return Base::TraverseFunctionDecl(f); }); }
+  bool TraverseCXXMethodDecl(clang::CXXMethodDecl* f) { return traverse_function(f, [&] { return Base::TraverseCXXMethodDecl(f); }); }
+
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* launch) {
+    if (current_ && view_.is_user_location(launch->getBeginLoc()) && seen_launchers_.insert(current_).second)
+      launchers.push_back(current_);
+    return true;
+  }
+
+  std::vector<const clang::FunctionDecl*> kernels;
+  std::vector<const clang::FunctionDecl*> launchers;
+
+ private:
+  using Base = clang::RecursiveASTVisitor<AccessScope>;
+
+  template <typename F>
+  bool traverse_function(clang::FunctionDecl* f, F&& traverse) {
+    if (!f->doesThisDeclarationHaveABody() || !view_.is_user_location(f->getLocation())) return true;
+    if (is_kernel(*f)) add_kernel(f);
+    const clang::FunctionDecl* saved = current_;
+    current_ = f;
+    bool ok = traverse();
+    current_ = saved;
+    return ok;
+  }
+
+  void add_kernel(const clang::FunctionDecl* f) {
+    if (auto* tmpl = f->getDescribedFunctionTemplate()) {
+      // The pattern: analyse its instantiations when it has any, else the pattern itself.
+      bool any = false;
+      for (const clang::FunctionDecl* spec : tmpl->specializations()) {
+        if (!spec->hasBody()) continue;
+        any = true;
+        const clang::FunctionDecl* def = spec->getDefinition() ? spec->getDefinition() : spec;
+        if (seen_kernels_.insert(def).second) kernels.push_back(def);
+      }
+      if (!any && seen_kernels_.insert(f).second) kernels.push_back(f);
+      return;
+    }
+    if (f->isTemplateInstantiation()) {
+      if (seen_kernels_.insert(f).second) kernels.push_back(f);
+      return;
+    }
+    if (f->isDependentContext() && !f->getDescribedFunctionTemplate()) {
+      // A member of a class template, uninstantiated: analyse the pattern.
+      if (seen_kernels_.insert(f).second) kernels.push_back(f);
+      return;
+    }
+    if (seen_kernels_.insert(f).second) kernels.push_back(f);
+  }
+
+  const SourceView& view_;
+  const clang::FunctionDecl* current_ = nullptr;
+  std::set<const clang::FunctionDecl*> seen_kernels_;
+  std::set<const clang::FunctionDecl*> seen_launchers_;
+};
+
+KernelLaunchFacts merge(const std::vector<const LaunchObservation*>& observations) {
+  KernelLaunchFacts out;
+  out.launches = static_cast<int>(observations.size());
+  if (observations.empty()) return out;
+  for (int d = 0; d < 3; ++d) {
+    out.block[d] = observations.front()->block[d];
+    for (const auto* o : observations)
+      if (o->block[d] != out.block[d]) out.block[d].reset();
+  }
+  size_t params = observations.front()->arguments.size();
+  for (const auto* o : observations) params = std::min(params, o->arguments.size());
+  out.parameters.resize(params);
+  out.parameter_notes.resize(params);
+  for (size_t i = 0; i < params; ++i) {
+    std::optional<Congruence> c = observations.front()->arguments[i];
+    for (const auto* o : observations) {
+      if (!o->arguments[i] || !c) {
+        c.reset();
+        break;
+      }
+      c = Congruence::join(*c, *o->arguments[i]);
+    }
+    out.parameters[i] = c;
+    const LaunchObservation* first = observations.front();
+    std::string note = "launched with `" + first->argument_texts[i] + "` (line " +
+                       std::to_string(first->location.range.start.line + 1) + ")";
+    if (observations.size() > 1) note += " and " + std::to_string(observations.size() - 1) + " more launch(es)";
+    out.parameter_notes[i] = note;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, const SourceView& view,
+                                                  const ModelOptions& options) {
+  AccessScope scope(view);
+  scope.TraverseDecl(context.getTranslationUnitDecl());
+  AccessInterpreter interpreter(context, view, options);
+
+  std::vector<LaunchObservation> observations;
+  for (const clang::FunctionDecl* launcher : scope.launchers) interpreter.observe_launches(*launcher, observations);
+  std::map<const clang::FunctionDecl*, std::vector<const LaunchObservation*>> by_kernel;
+  for (const auto& o : observations) by_kernel[o.kernel].push_back(&o);
+
+  std::vector<MemoryAccess> accesses;
+  for (const clang::FunctionDecl* kernel : scope.kernels) {
+    auto it = by_kernel.find(kernel->getCanonicalDecl());
+    KernelLaunchFacts facts = it == by_kernel.end() ? KernelLaunchFacts{} : merge(it->second);
+    interpreter.analyse_kernel(*kernel, facts, accesses);
+  }
+  return accesses;
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,69 @@
+#pragma once
+// The abstract interpreter behind the access model (internal to model/access_*.cpp).
+//
+// It walks a function body's statements in order, with an environment that maps each local
+// variable to a symbolic value (an integer form over atoms, a pointer = base + byte offset, a
+// dim3), joins environments where paths merge, gives loops an induction atom per variable
+// stepped by a loop-invariant amount, inlines calls to the user's __device__ functions with the
+// caller's argument values (depth 4), and keeps per-path facts from conditions (`if (n % 8)
+// return;`, `if (threadIdx.x == 0)`, `__builtin_assume`, `static_assert`). At each load or
+// store through a pointer it asks the warp estimator and the congruence domain for a verdict
+// and appends a MemoryAccess.
+//
+// Host functions that launch kernels are walked by the same interpreter (no thread atoms):
+// each launch reports its block shape and what it passes to each parameter.
+//
+// Cost: linear in the size of the user's device code times the inlining fan-out; nothing of
+// CUDA's headers is walked. Not thread-safe; one instance per parse.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "analyzers/model/alignment_congruence.h"
+#include "analyzers/model/unit_facts.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+}  // namespace clang
+
+namespace kl::analyzers {
+
+class SourceView;
+
+// What the launches in the file say about one kernel: the block shape when every launch agrees,
+// and per parameter what every launch's argument is known to be (for pointers, its address).
+struct KernelLaunchFacts {
+  int launches = 0;
+  std::optional<uint32_t> block[3];
+  std::vector<std::optional<Congruence>> parameters;
+  std::vector<std::string> parameter_notes;  // "`in + 1` at line 42"
+};
+
+struct LaunchObservation {
+  const clang::FunctionDecl* kernel = nullptr;  // canonical declaration of the callee
+  std::optional<uint32_t> block[3];
+  std::vector<std::optional<Congruence>> arguments;
+  std::vector<std::string> argument_texts;
+  Location location;
+};
+
+class AccessInterpreter {
+ public:
+  AccessInterpreter(clang::ASTContext& context, const SourceView& view, const ModelOptions& options);
+  ~AccessInterpreter();
+  AccessInterpreter(const AccessInterpreter&) = delete;
+  AccessInterpreter& operator=(const AccessInterpreter&) = delete;
+
+  // Analyse a kernel (a plain kernel, an instantiation, or an uninstantiated pattern).
+  void analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& launches,
+                      std::vector<MemoryAccess>& out);
+  // Walk a host function and report each kernel launch it makes.
+  void observe_launches(const clang::FunctionDecl& host, std::vector<LaunchObservation>& out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kl::analyzers

@@ -1,0 +1,75 @@
+#pragma once
+// One memory access of device code as the access model saw it: plain data for the rules
+// (uncoalesced-access, misaligned-access), the hovers and `kernel-lsp check`. The model
+// computes the verdict-bearing numbers (sectors per warp request, alignment of the address);
+// the rules only decide whether and how to report them.
+//
+// An access written once may be recorded several times: once per template instantiation, per
+// call site of an inlined helper, per kernel that reaches it. Rules merge records by location.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/finding.h"
+
+namespace kl::analyzers {
+
+enum class MemorySpace : uint8_t { Global, Shared, Local, Constant, Unknown };
+
+// How the addresses of one warp request are spread over its lanes.
+enum class LanePattern : uint8_t {
+  Estimated,      // the model computed the sectors of a warp request
+  Uniform,        // every lane uses the same address (a broadcast)
+  SingleLane,     // at most one lane per warp is active (`if (threadIdx.x == 0)`)
+  DataDependent,  // the address depends on loaded data (a gather): not judged
+  Unknown,        // the model lost track (a non-affine index, an unresolved call)
+};
+
+enum class AlignmentVerdict : uint8_t {
+  NotChecked,      // a scalar access through its own type, or not global/shared memory
+  Aligned,         // provably a multiple of the required alignment
+  Misaligned,      // provably misaligned (for some thread, or always)
+  Conditional,     // aligned only when `alignment_condition` holds
+  BaseUnderaligned,// the base itself is only guaranteed less than the width (a byte buffer)
+  Unknown,         // the base's alignment is unknown (a loaded pointer)
+};
+
+struct MemoryAccess {
+  Location location;                // the access expression: `in[i]`, `*p`, `p->x`, `__ldg(p + i)`
+  std::string function;             // the function the expression is written in
+  std::string kernel;               // the kernel analysed, with template arguments
+  std::vector<Location> call_chain; // call sites from the kernel down to `function`
+  bool is_store = false;
+  bool is_atomic = false;
+  MemorySpace space = MemorySpace::Unknown;
+  std::string base_name;            // `in`, `tile`, `args.x`
+  std::string type_name;            // the accessed type as written: `float4`
+  uint32_t width = 0;               // bytes per lane of one instruction (0: unknown)
+  uint32_t element_size = 0;        // sizeof the accessed type (0: dependent)
+
+  // Coalescing (global memory).
+  LanePattern pattern = LanePattern::Unknown;
+  std::string lane_dimension;             // "threadIdx.x", or "threadIdx.y" when blockDim.x < 32
+  std::optional<int64_t> lane_stride;     // bytes between adjacent lanes, when a constant
+  bool runtime_stride = false;            // a runtime value multiplies the thread index
+  std::string stride_text;                // `ld` (in elements of the access) or `4 * ld` (bytes)
+  bool stride_in_elements = false;
+  uint32_t sectors = 0;                   // 32-byte sectors of one warp request
+  uint32_t ideal_sectors = 0;             // ceil(active lanes * width / 32)
+  uint32_t sectors_if_aligned = 0;        // the same with the warp's first address sector-aligned
+  uint32_t active_lanes = 32;
+  std::string block_shape;                // "blockDim = (16, 16)" when known
+
+  // Alignment (vector accesses).
+  bool vector_access = false;             // a vector type, or a cast to a more-aligned type
+  uint32_t required_alignment = 0;        // bytes
+  uint64_t base_alignment = 0;            // bytes; 0 unknown
+  AlignmentVerdict alignment = AlignmentVerdict::NotChecked;
+  std::string alignment_condition;        // "hidden % 4 == 0"
+  int64_t misaligned_by = 0;              // for Misaligned with a fixed residue
+  bool misaligned_per_thread = false;     // the misalignment varies with the thread index
+  std::string alignment_note;             // where a base alignment came from, for the message
+};
+
+}  // namespace kl::analyzers

@@ -1,0 +1,60 @@
+#pragma once
+// How many 32-byte sectors one warp request of an access touches: the access model's answer to
+// "is this coalesced". The address is a form over atoms; the warp's lanes are enumerated
+// (threadIdx.x fastest; threadIdx.y inside the warp only when blockDim.x is known to be < 32),
+// thread-index atoms take their lane values, quotients (`tid / 32`) are evaluated per lane, and
+// every other atom takes one large, sector-aligned value per warp (so a runtime stride counts as
+// "far apart", a runtime row offset as "somewhere aligned"). Known congruences keep their
+// residues, so `in[i + 1]` starts 4 bytes into a sector.
+//
+// No clang; pure function of its inputs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/model/access_record.h"
+#include "analyzers/model/affine_form.h"
+
+namespace kl::analyzers {
+
+struct BlockShape {
+  std::optional<uint32_t> x, y, z;  // known blockDim, from launches or facts
+  std::string describe() const;     // "blockDim = (16, 16)"; empty when x is unknown
+};
+
+// A path condition on the thread index: `form op 0`.
+struct LaneGuard {
+  enum class Op : uint8_t { Eq, Ne, Lt, Le };
+  Poly form;
+  Op op = Op::Eq;
+};
+
+struct WarpQuery {
+  const AtomTable* atoms = nullptr;
+  Poly offset;           // bytes from the base (the base's own address is not part of it)
+  uint32_t width = 4;    // bytes per lane
+  int64_t element_size = 0;  // for printing strides in elements (0: print bytes)
+  BlockShape block;
+  std::vector<LaneGuard> guards;
+  const PathFacts* facts = nullptr;
+  AtomId thread_atoms[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};  // threadIdx.x/y/z, if used
+  AtomId block_dim_atoms[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+};
+
+struct WarpEstimate {
+  LanePattern pattern = LanePattern::Unknown;
+  uint32_t sectors = 0;             // per request, the largest over the warps simulated
+  uint32_t ideal_sectors = 0;       // ceil(active lanes * width / 32) for that warp
+  uint32_t sectors_if_aligned = 0;  // with the warp's first address moved to a sector boundary
+  uint32_t active_lanes = 0;
+  std::optional<int64_t> lane_stride;  // bytes between adjacent lanes along lane_dimension
+  bool runtime_stride = false;
+  std::string stride_text;
+  bool stride_in_elements = false;
+  std::string lane_dimension;
+};
+
+WarpEstimate estimate_warp(const WarpQuery& query);
+
+}  // namespace kl::analyzers

@@ -1,0 +1,105 @@
+// misaligned-access: a vector load or store (float2/float4, int4, double2, __half2,
+// __nv_bfloat162, or any access through a cast to a more-aligned type) whose address is not
+// provably a multiple of its width. The access model computes the address's congruence from
+// the base's alignment (kernel pointer parameters: the assumed allocation alignment; __shared__
+// arrays: their declared alignment) and the path's facts (`if (n % 8) return;`, template
+// constants, static_assert, __builtin_assume):
+//  - provably misaligned (a constant offset, or one that varies with the thread index): error,
+//    the kernel faults with cudaErrorMisalignedAddress;
+//  - aligned only under a condition on runtime values the code never checks: warning, naming it;
+//  - a base only guaranteed less than the width (a byte buffer in shared memory): warning.
+#include <map>
+
+#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule_input.h"
+
+namespace kl::analyzers {
+namespace {
+
+int rank(AlignmentVerdict v) {
+  switch (v) {
+    case AlignmentVerdict::Misaligned: return 3;
+    case AlignmentVerdict::Conditional: return 2;
+    case AlignmentVerdict::BaseUnderaligned: return 1;
+    default: return 0;
+  }
+}
+
+std::string access_words(const MemoryAccess& a) {
+  std::string space = a.space == MemorySpace::Shared ? "shared-memory " : "";
+  return std::to_string(a.required_alignment) + "-byte " + space + (a.is_store ? "store" : "load") + " (`" +
+         a.type_name + "`) through `" + a.base_name + "`";
+}
+
+Finding make(const MemoryAccess& a, const std::string& other_kernel) {
+  Finding f;
+  f.rule_id = std::string(kMisalignedAccess);
+  f.location = a.location;
+  f.help_uri = rule_help_uri(kMisalignedAccess);
+  std::string w = std::to_string(a.required_alignment);
+  std::string msg;
+  switch (a.alignment) {
+    case AlignmentVerdict::Misaligned:
+      f.severity = Severity::Error;
+      if (a.misaligned_per_thread) {
+        msg = "misaligned " + access_words(a) + ": its byte offset depends on the thread index and is not a multiple of " +
+              w + " for every thread, so the kernel faults (cudaErrorMisalignedAddress). Index in units of the vector "
+              "(reinterpret the base, then `v[i]`), or load scalars.";
+      } else {
+        msg = "misaligned " + access_words(a) + ": the address is " + std::to_string(a.misaligned_by) +
+              " bytes past a multiple of " + w;
+        if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
+        msg += ", so the kernel faults (cudaErrorMisalignedAddress). Start the vector view at an offset that is a "
+               "multiple of " + w + " bytes and handle the elements before it with scalar accesses.";
+      }
+      break;
+    case AlignmentVerdict::Conditional:
+      f.severity = Severity::Warning;
+      msg = access_words(a) + " is aligned only when `" + a.alignment_condition +
+            "`, and nothing on this path establishes it; otherwise the kernel faults (cudaErrorMisalignedAddress). "
+            "Check it before the vector path (e.g. `if (" + a.alignment_condition.substr(0, a.alignment_condition.find(" == 0")) +
+            " != 0) { /* scalar fallback */ return; }`), make the size a template constant, or state it with "
+            "`__builtin_assume`.";
+      if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
+      break;
+    case AlignmentVerdict::BaseUnderaligned:
+      f.severity = Severity::Warning;
+      msg = access_words(a) + ", whose base is only guaranteed " + std::to_string(a.base_alignment) +
+            "-byte alignment";
+      if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
+      msg += "; the access faults wherever the buffer lands off a " + w + "-byte boundary. Declare the buffer `__align__(" +
+             w + ")` (or `alignas(" + w + ")`), or declare it with the vector type.";
+      break;
+    default:
+      break;
+  }
+  if (!other_kernel.empty()) msg += " (in " + other_kernel + ")";
+  f.message = std::move(msg);
+  for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  return f;
+}
+
+}  // namespace
+
+void check_misaligned_access(const RuleInput& input, std::vector<Finding>& out) {
+  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
+  std::map<Key, const MemoryAccess*> worst;
+  std::vector<Key> order;
+  for (const auto& target : input.targets) {
+    if (!target.facts) continue;
+    for (const auto& a : target.facts->accesses) {
+      if (!a.vector_access || rank(a.alignment) == 0) continue;
+      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column, a.location.range.end.line,
+              a.location.range.end.column};
+      auto [it, inserted] = worst.try_emplace(key, &a);
+      if (inserted) order.push_back(key);
+      else if (rank(a.alignment) > rank(it->second->alignment)) it->second = &a;
+    }
+  }
+  for (const auto& key : order) {
+    const MemoryAccess* a = worst.at(key);
+    out.push_back(make(*a, a->kernel != a->function ? a->kernel : ""));
+  }
+}
+
+}  // namespace kl::analyzers

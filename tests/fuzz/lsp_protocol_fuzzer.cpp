@@ -1,0 +1,88 @@
+// libFuzzer target for the server's untrusted input path: bytes → FrameReader (framing) →
+// Dispatcher (JSON-RPC). Checks, beyond "no crash, no leak, no UB":
+//  - everything the server writes is a JSON-RPC 2.0 object;
+//  - no request id is answered more often than it was sent (exactly-once, modulo reused ids);
+//  - after the session is abandoned, every request has been answered.
+// The first input byte picks the chunk size, so splits across reads are explored too.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lsp/protocol/dispatcher.h"
+#include "lsp/transport/frame_reader.h"
+
+namespace {
+
+using kl::lsp::json;
+
+class CheckingSink final : public kl::lsp::MessageSink {
+ public:
+  void send(std::string_view message) override {
+    json parsed = json::parse(message);  // throws (→ crash report) if the server wrote bad JSON
+    if (!parsed.is_object() || parsed.value("jsonrpc", "") != "2.0") __builtin_trap();
+    if (parsed.contains("id") && !parsed.contains("method") && !parsed["id"].is_null())
+      answered[parsed["id"].dump()]++;
+  }
+  std::map<std::string, int> answered;
+};
+
+// Requests as the dispatcher will see them (valid JSON objects with a method and a usable id).
+void count_request(std::string_view body, std::map<std::string, int>& sent) {
+  json message = json::parse(body, nullptr, false);
+  if (message.is_discarded() || !message.is_object()) return;
+  auto id = message.find("id");
+  auto method = message.find("method");
+  if (id == message.end() || method == message.end() || !method->is_string()) return;
+  if (!id->is_string() && !id->is_number_integer()) return;
+  sent[id->dump()]++;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  size_t chunk = 1 + data[0] % 64;
+  std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+
+  CheckingSink sink;
+  std::map<std::string, int> sent;
+  std::vector<kl::lsp::Reply> parked;
+  {
+    kl::lsp::Dispatcher dispatcher(sink);
+    dispatcher.on_request("initialize", [](const json&, kl::lsp::Reply r) { r.result(json::object()); });
+    dispatcher.on_request("echo", [](const json& p, kl::lsp::Reply r) { r.result(p); });
+    dispatcher.on_request("twice", [](const json&, kl::lsp::Reply r) {
+      r.result(1);
+      r.result(2);
+    });
+    dispatcher.on_request("throws", [](const json& p, kl::lsp::Reply) { (void)p.at("missing").get<int>(); });
+    dispatcher.on_request("park", [&](const json&, kl::lsp::Reply r) { parked.push_back(r); });
+    dispatcher.on_notification("note", [](const json& p) { (void)p.at("x"); });
+
+    kl::lsp::FrameReader reader(/*max_body_bytes=*/4096);
+    for (size_t at = 0; at < input.size() && !dispatcher.exit_requested(); at += chunk) {
+      reader.feed(input.substr(at, chunk));
+      while (auto event = reader.next()) {
+        if (event->kind == kl::lsp::FrameEvent::Kind::Message) {
+          count_request(event->payload, sent);
+          dispatcher.receive(event->payload);
+        } else {
+          dispatcher.receive_framing_error(event->payload);
+        }
+        if (dispatcher.exit_requested()) break;
+      }
+    }
+    dispatcher.abandon_pending();
+  }
+  parked.clear();  // last copies: must not answer again
+  for (const auto& [id, count] : sink.answered) {
+    auto it = sent.find(id);
+    if (it == sent.end() || count > it->second) __builtin_trap();
+  }
+  for (const auto& [id, count] : sent)
+    if (!sink.answered.count(id)) __builtin_trap();  // a request left unanswered
+  return 0;
+}
