@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "cli/build_command.h"
 #include "cli/check_command.h"
 #include "cli/lint_command.h"
 #include "cli/subcommands.h"
@@ -99,6 +100,17 @@ int main(int argc, char** argv) {
   check_command->add_option("file", check_file, "A .cu or .cuh file")->required();
   add_analysis_options(check_command);
 
+  std::string project_dir, bench_json;
+  std::vector<std::string> build_caps;
+  unsigned build_jobs = 0;
+  auto* build_command = app.add_subcommand("build", "Compile a kernel project for every capability of its build.toml; report registers, shared memory, spills");
+  build_command->add_option("project", project_dir, "Folder with build.toml")->required();
+  build_command->add_option("--capability", build_caps, "Only these capabilities (repeatable)");
+  build_command->add_option("-j,--jobs", build_jobs, "Parallel compiles (default: one per core)");
+  auto* bench_command = app.add_subcommand("bench", "Build the torch extension and run the project's benchmark (needs torch and a GPU)");
+  bench_command->add_option("project", project_dir, "Folder with build.toml and benchmarks/benchmark.py")->required();
+  bench_command->add_option("--json", bench_json, "Write the results as JSON to this file");
+
   kl::cli::register_subcommands(app);
 
   try {
@@ -130,5 +142,7 @@ int main(int argc, char** argv) {
     return kl::cli::run_lint(lint, std::cout, std::cerr);
   }
   if (check_command->parsed()) return kl::cli::run_check(check_file, settings, std::cout, std::cerr);
+  if (build_command->parsed()) return kl::cli::run_build(project_dir, build_caps, build_jobs, std::cout, std::cerr);
+  if (bench_command->parsed()) return kl::cli::run_bench(project_dir, bench_json, std::cout, std::cerr);
   return kl::cli::run_registered_subcommand(app);
 }

@@ -6,6 +6,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -130,6 +132,18 @@ std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, co
     auto it = by_kernel.find(kernel->getCanonicalDecl());
     KernelLaunchFacts facts = it == by_kernel.end() ? KernelLaunchFacts{} : merge(it->second);
     interpreter.analyse_kernel(*kernel, facts, accesses);
+  }
+  // KERNEL_LSP_DUMP_ACCESSES=1: one line per record on stderr, for developing the model.
+  if (const char* dump = std::getenv("KERNEL_LSP_DUMP_ACCESSES"); dump && *dump && *dump != '0') {
+    for (const auto& a : accesses) {
+      std::fprintf(stderr, "access %u:%u %s %s %s `%s` %s w=%u pattern=%d stride=%s%s sectors=%u/%u aligned=%u lanes=%u %s align=%d %s\n",
+                   a.location.range.start.line + 1, a.location.range.start.column + 1, a.kernel.c_str(),
+                   a.is_store ? "store" : "load", a.space == MemorySpace::Global ? "global" : "shared", a.base_name.c_str(),
+                   a.type_name.c_str(), a.width, static_cast<int>(a.pattern),
+                   a.lane_stride ? std::to_string(*a.lane_stride).c_str() : "-", a.runtime_stride ? ("~" + a.stride_text).c_str() : "",
+                   a.sectors, a.ideal_sectors, a.sectors_if_aligned, a.active_lanes, a.block_shape.c_str(),
+                   static_cast<int>(a.alignment), a.alignment_condition.c_str());
+    }
   }
   return accesses;
 }

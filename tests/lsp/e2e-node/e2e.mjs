@@ -35,7 +35,14 @@ const uriOf = (p) => pathToFileURL(path.join(root, p)).href;
 const child = spawn(server, ['serve', '--stdio'], { env: { ...process.env, KERNEL_LSP_LOG: 'debug' } });
 let log = '';
 child.stderr.on('data', (d) => { log += d; });
-const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? 1 : 0))));
+let expectingExit = false;
+const exited = new Promise((resolve) => child.on('exit', (code, signal) => {
+  if (!expectingExit) {
+    console.error(`e2e: FAILED: the server died (code ${code}, signal ${signal})`);
+    fail();
+  }
+  resolve(code ?? 128);
+}));
 
 const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const published = new Map();  // uri → latest params
@@ -213,6 +220,7 @@ async function main() {
 
   await step('shutdown and exit end the server with code 0', async () => {
     await connection.sendRequest(ShutdownRequest.type);
+    expectingExit = true;
     connection.sendNotification(ExitNotification.type);
     const code = await exited;
     assert.equal(code, 0);

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""The `kernel-lsp lint` and `check` command lines as a user and a CI job see them: output
+formats, exit codes, and bad input (garbage, empty files, broken build.toml, no toolkit).
+
+usage: cli_test.py KERNEL_LSP SOURCE_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+BINARY = None
+SOURCE = None
+
+BUILD_TOML = """[general]
+name = "demo"
+version = 1
+edition = 5
+license = "Apache-2.0"
+backends = ["cuda"]
+
+[torch]
+src = []
+
+[kernel.demo]
+backend = "cuda"
+src = ["demo.cu"]
+depends = ["torch"]
+cuda-capabilities = ["7.5", "9.0"]
+"""
+
+MISMATCH = """__global__ void k(int* out) {
+  out[threadIdx.x] = __reduce_add_sync(0xffffffffu, out[threadIdx.x]);
+}
+"""
+
+
+def run(*args, cwd=None, timeout=600):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+class Project:
+    def __init__(self, source=MISMATCH, toml=BUILD_TOML):
+        self.dir = Path(tempfile.mkdtemp(prefix="kl_cli_"))
+        (self.dir / "build.toml").write_text(toml)
+        (self.dir / "demo.cu").write_text(source)
+
+    def __enter__(self):
+        return self.dir
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class TextFormat(unittest.TestCase):
+    def test_compiler_style_line_source_and_caret(self):
+        with Project() as d:
+            proc = run("lint", str(d), cwd=d)
+            self.assertEqual(proc.returncode, 1, proc.stderr)
+            self.assertIn("demo.cu:2:22: error: `__reduce_add_sync`", proc.stdout)
+            self.assertIn("[arch-mismatch]", proc.stdout)
+            lines = proc.stdout.splitlines()
+            at = next(i for i, l in enumerate(lines) if l.startswith("demo.cu:2:22"))
+            self.assertEqual(lines[at + 1].strip(), MISMATCH.splitlines()[1].strip())
+            self.assertEqual(lines[at + 2].index("^"), lines[at + 1].index("__reduce"))
+            self.assertIn("build.toml:15:22: note: 7.5 is listed here", proc.stdout)
+            self.assertRegex(lines[-1], r"^1 error, 0 warnings in 1 file \(2 analysed in [0-9.]+ s\)$")
+
+    def test_clean_project_exits_zero(self):
+        with Project(source="__global__ void k(int* o) { o[threadIdx.x] = 1; }\n") as d:
+            proc = run("lint", str(d))
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+    def test_severity_threshold_hides_and_passes(self):
+        with Project(source="#include <torch/extension.h>\n__global__ void k(int* o) { o[0] = 1; }\n") as d:
+            shown = run("lint", "--severity", "info", str(d))
+            self.assertIn("[frontend]", shown.stdout)
+            self.assertEqual(shown.returncode, 0)  # notes never fail CI
+            hidden = run("lint", "--severity", "error", str(d))
+            self.assertNotIn("[frontend]", hidden.stdout)
+
+
+class MachineFormats(unittest.TestCase):
+    def test_json(self):
+        with Project() as d:
+            proc = run("lint", "--format", "json", str(d))
+            doc = json.loads(proc.stdout)
+            finding = next(f for f in doc["findings"] if f["rule"] == "arch-mismatch")
+            self.assertEqual((finding["line"], finding["column"], finding["end_column"]), (2, 22, 39))
+            self.assertEqual(finding["severity"], "error")
+            self.assertTrue(finding["help_uri"].endswith("references/rules/arch-mismatch.md"))
+            titles = [fix["title"] for fix in finding["fixes"]]
+            self.assertIn("Guard with #if __CUDA_ARCH__ >= 800", titles)
+            self.assertTrue(any(t.startswith("Drop 7.5") for t in titles))
+
+    def test_sarif(self):
+        with Project() as d:
+            doc = json.loads(run("lint", "--format", "sarif", str(d)).stdout)
+            self.assertEqual(doc["version"], "2.1.0")
+            run0 = doc["runs"][0]
+            rule_ids = {r["id"] for r in run0["tool"]["driver"]["rules"]}
+            self.assertTrue({"arch-mismatch", "arch-unsupported", "smem-limit", "uncoalesced-access",
+                             "misaligned-access"} <= rule_ids)
+            for rule in run0["tool"]["driver"]["rules"]:
+                self.assertTrue(rule["helpUri"].startswith("https://"))
+            result = run0["results"][0]
+            region = result["locations"][0]["physicalLocation"]["region"]
+            self.assertEqual((region["startLine"], region["startColumn"]), (2, 22))
+            self.assertEqual(result["level"], "error")
+            self.assertEqual(result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], 15)
+
+    def test_github_annotations_escape(self):
+        with Project() as d:
+            out = run("lint", "--format", "github", str(d), cwd=d).stdout
+            line = next(l for l in out.splitlines() if "arch-mismatch" in l)
+            self.assertTrue(line.startswith("::error file=demo.cu,line=2,col=22,endLine=2,endColumn=39,"))
+            self.assertIn("title=kernel-lsp arch-mismatch::", line)
+
+
+class BadInput(unittest.TestCase):
+    def test_missing_path_is_a_usage_error(self):
+        proc = run("lint", "/nonexistent/kernel.cu")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("/nonexistent/kernel.cu: no such file or folder", proc.stderr)
+
+    def test_not_cuda_is_refused_with_its_name(self):
+        with tempfile.NamedTemporaryFile(suffix=".md") as f:
+            proc = run("lint", f.name)
+            self.assertEqual(proc.returncode, 2)
+            self.assertIn("not a CUDA source", proc.stderr)
+
+    def test_binary_garbage_empty_and_junk_do_not_crash(self):
+        with Project() as d:
+            (d / "garbage.cu").write_bytes(bytes(range(256)) * 64)
+            (d / "empty.cu").write_text("")
+            (d / "junk.cu").write_text("template <<<<< class ]]]] {{{{ \n" * 200)
+            (d / "deep.cu").write_text("(" * 20000)
+            proc = run("lint", "--format", "json", str(d), timeout=300)
+            self.assertIn(proc.returncode, (0, 1), proc.stderr)
+            findings = json.loads(proc.stdout)["findings"]
+            garbage = [f for f in findings if f["file"].endswith("garbage.cu")]
+            self.assertEqual(len(garbage), 1)
+            self.assertIn("binary data", garbage[0]["message"])
+
+    def test_malformed_build_toml_is_located(self):
+        with Project(toml='[general]\nname = "demo"\nversion = [1,\n') as d:
+            proc = run("lint", "--format", "json", str(d))
+            self.assertEqual(proc.returncode, 1)
+            problems = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "build-toml"]
+            self.assertTrue(problems)
+            self.assertTrue(problems[0]["file"].endswith("build.toml"))
+            self.assertGreaterEqual(problems[0]["line"], 3)
+
+    def test_missing_toolkit_is_said_not_crashed(self):
+        with Project() as d:
+            proc = run("lint", "--cuda-path", "/nonexistent/cuda", "--format", "json", str(d))
+            self.assertIn(proc.returncode, (0, 1))
+            messages = " ".join(f["message"] for f in json.loads(proc.stdout)["findings"])
+            self.assertIn("/nonexistent/cuda", messages)
+
+    def test_bad_arch_flag(self):
+        with Project() as d:
+            proc = run("lint", "--arch", "9.x", str(d))
+            self.assertEqual(proc.returncode, 2)
+            self.assertIn("9.x", proc.stderr)
+
+
+class Check(unittest.TestCase):
+    def test_check_prints_stages_and_timings(self):
+        with Project() as d:
+            proc = run("check", str(d / "demo.cu"))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            for word in ("toolkit:", "build.toml:", "archs:", "7.5, 9.0", "parse sm_90", "rules", "total", "arch-mismatch"):
+                self.assertIn(word, proc.stdout)
+
+
+class ReferenceKernels(unittest.TestCase):
+    def test_reference_kernels_are_clean_under_our_lints(self):
+        proc = run("lint", "--severity", "warning", str(Path(SOURCE) / "kernels"), timeout=900)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+
+if __name__ == "__main__":
+    BINARY, SOURCE = sys.argv[1], sys.argv[2]
+    unittest.main(argv=[sys.argv[0], "-v"])
