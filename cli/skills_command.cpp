@@ -1,11 +1,10 @@
 #include "cli/skills_command.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "lsp/workspace/skill_catalog.h"
 #include "lsp/workspace/skill_guidance.h"
@@ -62,7 +61,8 @@ int run_list(const SkillsOptions& options) {
     return 0;
   }
   for (const auto& skill : catalog.skills()) {
-    std::cout << skill->name() << "  [" << lsp::origin_name(skill->origin()) << "]  " << skill->folder().string()
+    std::cout << skill->name() << "  [" << lsp::origin_name(skill->origin()) << "]  "
+              << skill->folder().string()
               << (skill->front_matter_valid() ? "" : "  (invalid: run `kernel-lsp skills validate`)") << "\n";
     std::cout << "    " << one_line(skill->description(), 160) << "\n";
   }
@@ -103,7 +103,8 @@ int run_show(const SkillsOptions& options) {
     auto close = index.search(wanted, 5);
     if (!close.empty()) {
       std::cerr << "; closest:\n";
-      for (const auto* s : close) std::cerr << "  " << s->heading << "  (" << s->file << ":" << s->first_line + 1 << ")\n";
+      for (const auto* s : close)
+        std::cerr << "  " << s->heading << "  (" << s->file << ":" << s->first_line + 1 << ")\n";
     } else {
       std::cerr << "\n";
     }
@@ -122,18 +123,20 @@ int run_validate(const SkillsOptions& options) {
     std::cerr << "kernel-lsp: " << options.validate_path << " does not exist\n";
     return 2;
   }
-  std::vector<analyzers::Finding> findings = lsp::validate_skill_folder(folder.empty() ? fs::path(".") : folder);
+  std::vector<analyzers::Finding> findings =
+      lsp::validate_skill_folder(folder.empty() ? fs::path(".") : folder);
   size_t errors = 0, warnings = 0;
   for (const auto& f : findings) {
-    std::cout << f.location.file << ":" << f.location.range.start.line + 1 << ":" << f.location.range.start.column + 1
-              << ": " << analyzers::severity_name(f.severity) << ": " << f.message << " [" << f.rule_id << "]\n";
+    std::cout << f.location.file << ":" << f.location.range.start.line + 1 << ":"
+              << f.location.range.start.column + 1 << ": " << analyzers::severity_name(f.severity) << ": "
+              << f.message << " [" << f.rule_id << "]\n";
     (f.severity == analyzers::Severity::Error ? errors : warnings)++;
   }
   if (errors)
     std::cerr << options.validate_path << ": " << errors << " error(s), " << warnings << " warning(s)\n";
   else
-    std::cerr << options.validate_path << ": valid" << (warnings ? " (" + std::to_string(warnings) + " warning(s))" : "")
-              << "\n";
+    std::cerr << options.validate_path << ": valid"
+              << (warnings ? " (" + std::to_string(warnings) + " warning(s))" : "") << "\n";
   return errors ? 1 : 0;
 }
 
@@ -172,8 +175,9 @@ int run_install(const SkillsOptions& options) {
     if (agents.empty()) agents.push_back(lsp::SkillAgent::Claude);
     // Project installs stay relative so the message shows what lands in the repository.
     for (auto agent : agents)
-      destinations.push_back(lsp::agent_skills_folder(agent, options.global, options.global ? home : fs::path(), home) /
-                             options.skill);
+      destinations.push_back(
+          lsp::agent_skills_folder(agent, options.global, options.global ? home : fs::path(), home) /
+          options.skill);
   }
   int status = 0;
   for (const auto& destination : destinations) {
@@ -204,10 +208,12 @@ int run_install(const SkillsOptions& options) {
 
 RegisteredCommand add_skills_command(CLI::App& app) {
   auto options = std::make_shared<SkillsOptions>();
-  CLI::App* skills = app.add_subcommand("skills", "List, show, validate and install agent skills (cuda-kernels)");
+  CLI::App* skills =
+      app.add_subcommand("skills", "List, show, validate and install agent skills (cuda-kernels)");
   skills->require_subcommand(1);
 
-  CLI::App* list = skills->add_subcommand("list", "Skills found: bundled, this folder's, and your agents' folders");
+  CLI::App* list =
+      skills->add_subcommand("list", "Skills found: bundled, this folder's, and your agents' folders");
   list->add_flag("--json", options->json, "Print JSON");
 
   CLI::App* show = skills->add_subcommand("show", "Print a skill's SKILL.md, or one section of it");
@@ -215,16 +221,19 @@ RegisteredCommand add_skills_command(CLI::App& app) {
   show->add_option("section", options->section,
                    "Section heading (case-insensitive prefix), construct (__shfl_xor_sync) or rule id");
 
-  CLI::App* validate = skills->add_subcommand("validate", "Check a skill folder against the Agent Skills format");
+  CLI::App* validate =
+      skills->add_subcommand("validate", "Check a skill folder against the Agent Skills format");
   validate->add_option("dir", options->validate_path, "The skill's folder (or its SKILL.md)")->required();
 
   CLI::App* install = skills->add_subcommand("install", "Copy a bundled skill where an agent looks for it");
-  install->add_flag("--claude", options->claude, "Claude Code: .claude/skills (with --global: ~/.claude/skills); the default");
+  install->add_flag("--claude", options->claude,
+                    "Claude Code: .claude/skills (with --global: ~/.claude/skills); the default");
   install->add_flag("--codex", options->codex, "Codex: .codex/skills (with --global: ~/.codex/skills)");
   install->add_flag("--opencode", options->opencode,
                     "OpenCode: .opencode/skills (with --global: ~/.config/opencode/skills)");
   install->add_flag("--global", options->global, "Install for the user ($HOME) instead of this project");
-  install->add_option("--dest", options->dest, "Install into DIR/<skill> instead (overrides the agent flags)");
+  install->add_option("--dest", options->dest,
+                      "Install into DIR/<skill> instead (overrides the agent flags)");
   install->add_flag("--force", options->force, "Replace an existing copy that differs");
   install->add_option("--skill", options->skill, "Which bundled skill (default: cuda-kernels)");
 

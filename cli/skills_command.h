@@ -9,7 +9,6 @@
 //                                        project = cwd; --global = $HOME)
 // Exit codes: 0 success, 1 invalid skill / refused install / not found, 2 usage or I/O error.
 #include <CLI/CLI.hpp>
-
 #include <functional>
 
 namespace kl::cli {

@@ -38,8 +38,8 @@ int run_list(const lsp::SnippetCatalog& catalog, const SnippetsOptions& options)
     return 0;
   }
   for (const auto& s : catalog.all())
-    std::cout << s.prefix << "  [" << lsp::language_name(s.language) << "]  " << s.name << "\n    " << s.description
-              << "\n";
+    std::cout << s.prefix << "  [" << lsp::language_name(s.language) << "]  " << s.name << "\n    "
+              << s.description << "\n";
   return 0;
 }
 
@@ -55,8 +55,8 @@ int run_export(const lsp::SnippetCatalog& catalog, const SnippetsOptions& option
     for (const auto& [name, content] : files)
       if (!write_text(fs::path(options.output) / name, content.dump(2) + "\n")) return 2;
     std::cerr << "wrote " << files.size() << " files to " << options.output
-              << "; load with require(\"luasnip.loaders.from_vscode\").lazy_load({ paths = { \"" << options.output
-              << "\" } })\n";
+              << "; load with require(\"luasnip.loaders.from_vscode\").lazy_load({ paths = { \""
+              << options.output << "\" } })\n";
     return 0;
   }
   nlohmann::ordered_json document =

@@ -1,14 +1,15 @@
 #include "lsp/server_main.h"
 
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/lsp_server.h"
@@ -47,6 +48,35 @@ class DispatchingSink final : public IncomingSink {
   Dispatcher& dispatcher_;
 };
 
+// Ends the process if stopping the session hangs: analyses poll their cancellation token, but one
+// stuck inside a long clang call must not keep the server alive after the editor has left.
+// Disarmed (joined) when the session finished stopping in time.
+class ExitWatchdog {
+ public:
+  explicit ExitWatchdog(int exit_code)
+      : thread_([this, exit_code] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (done_changed_.wait_for(lock, std::chrono::seconds(5), [this] { return done_; })) return;
+          spdlog::warn("analyses did not stop within 5 s; exiting anyway");
+          spdlog::default_logger()->flush();
+          std::_Exit(exit_code);
+        }) {}
+  ~ExitWatchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    done_changed_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_changed_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 // Splits "--flag=value" or takes the next argument as the value.
 bool flag_value(int argc, char** argv, int& i, std::string_view name, std::string& value) {
   std::string_view arg = argv[i];
@@ -63,8 +93,8 @@ bool flag_value(int argc, char** argv, int& i, std::string_view name, std::strin
 }
 
 bool matches_flag(std::string_view arg, std::string_view name) {
-  return arg == name || (arg.size() > name.size() && arg.substr(0, name.size()) == name &&
-                         arg[name.size()] == '=');
+  return arg == name ||
+         (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=');
 }
 
 }  // namespace
@@ -152,8 +182,8 @@ int run_server(const ServerOptions& options) {
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     stream = std::make_unique<FdStream>(STDIN_FILENO, protocol_out, /*owns_fds=*/false);
   } else {
-    auto accepted = accept_one_connection(
-        ListenAddress{options.listen_host, options.listen_port}, [&](uint16_t port) {
+    auto accepted =
+        accept_one_connection(ListenAddress{options.listen_host, options.listen_port}, [&](uint16_t port) {
           spdlog::info("listening on {}:{}", options.listen_host, port);
           std::fprintf(stderr, "kernel-lsp: listening on %s:%u\n", options.listen_host.c_str(), port);
           std::fflush(stderr);
@@ -185,19 +215,14 @@ int run_server(const ServerOptions& options) {
 
     DispatchingSink incoming(dispatcher);
     Transport::EndReason reason = transport.run(incoming);
-    exit_code = dispatcher.exit_requested() ? dispatcher.exit_code()
-                                            : (client_gone ? 1 : dispatcher.exit_code());
+    exit_code =
+        dispatcher.exit_requested() ? dispatcher.exit_code() : (client_gone ? 1 : dispatcher.exit_code());
     spdlog::info("session ended ({}); exit code {}",
-                 reason == Transport::EndReason::Stopped ? "exit" : client_gone ? "client gone" : "end of input",
+                 reason == Transport::EndReason::Stopped ? "exit"
+                 : client_gone                           ? "client gone"
+                                                         : "end of input",
                  exit_code);
-    // Analyses poll their cancellation token; one stuck inside a long clang call must not keep
-    // the process alive after the editor has left.
-    std::thread([exit_code] {
-      std::this_thread::sleep_for(std::chrono::seconds(5));
-      spdlog::warn("analyses did not stop within 5 s; exiting anyway");
-      spdlog::default_logger()->flush();
-      std::_Exit(exit_code);
-    }).detach();
+    ExitWatchdog watchdog(exit_code);
     server.stop();
     dispatcher.abandon_pending();
   }

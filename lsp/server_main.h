@@ -17,10 +17,10 @@ struct ServerOptions {
   enum class Mode { Stdio, Tcp };
   Mode mode = Mode::Stdio;
   std::string listen_host = "127.0.0.1";
-  uint16_t listen_port = 0;            // 0: any free port (logged on stderr)
+  uint16_t listen_port = 0;  // 0: any free port (logged on stderr)
   std::optional<int64_t> client_process_id;
   std::optional<std::filesystem::path> log_file;
-  std::string log_level;               // empty: $KERNEL_LSP_LOG, else "info"
+  std::string log_level;  // empty: $KERNEL_LSP_LOG, else "info"
 };
 
 // Parses argv[1..argc) (argv[0] is the program or subcommand name and is skipped).

@@ -5,5 +5,5 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${KERNEL_LSP_BUILD_DIR:-$root/build}"
 jobs="${KERNEL_LSP_JOBS:-$(nproc)}"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${KERNEL_LSP_BUILD_TYPE:-Release}" "$@" >/dev/null
 cmake --build "$build" -j "$jobs"

@@ -124,6 +124,16 @@ std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, co
 
   std::vector<LaunchObservation> observations;
   for (const clang::FunctionDecl* launcher : scope.launchers) interpreter.observe_launches(*launcher, observations);
+  if (const char* dump = std::getenv("KERNEL_LSP_DUMP_ACCESSES"); dump && *dump && *dump != '0') {
+    for (const auto& o : observations) {
+      std::string args;
+      for (const auto& c : o.arguments) args += (args.empty() ? "" : ", ") + (c ? c->describe() : std::string("?"));
+      std::fprintf(stderr, "launch %u %s block=(%s,%s,%s) args: %s\n", o.location.range.start.line + 1,
+                   o.kernel->getNameAsString().c_str(), o.block[0] ? std::to_string(*o.block[0]).c_str() : "?",
+                   o.block[1] ? std::to_string(*o.block[1]).c_str() : "?", o.block[2] ? std::to_string(*o.block[2]).c_str() : "?",
+                   args.c_str());
+    }
+  }
   std::map<const clang::FunctionDecl*, std::vector<const LaunchObservation*>> by_kernel;
   for (const auto& o : observations) by_kernel[o.kernel].push_back(&o);
 

@@ -81,6 +81,7 @@ struct LValue {
   clang::QualType type;     // Memory / Field: the object's type
   std::string path;         // Field
   int dim = 0;              // Dim3Field
+  std::string field_of;     // Memory: the struct a member access reaches into
 };
 
 struct Env {
@@ -169,7 +170,12 @@ struct AccessInterpreter::Impl {
   std::string text_of(const clang::Expr* e, size_t limit = 60) const {
     if (!e) return "";
     const auto& sm = ctx.getSourceManager();
-    clang::CharSourceRange range = clang::CharSourceRange::getTokenRange(sm.getExpansionRange(e->getSourceRange()).getAsRange());
+    clang::CharSourceRange range = clang::Lexer::makeFileCharRange(
+        clang::CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+    if (range.isInvalid()) {
+      clang::SourceRange spelled(sm.getSpellingLoc(e->getBeginLoc()), sm.getSpellingLoc(e->getEndLoc()));
+      range = clang::CharSourceRange::getTokenRange(spelled);
+    }
     std::string s = clang::Lexer::getSourceText(range, sm, ctx.getLangOpts()).str();
     std::string out;
     bool space = false;
@@ -497,6 +503,8 @@ struct AccessInterpreter::Impl {
     const clang::Expr* syntactic = pseudo->getSyntacticForm()->IgnoreParens();
     if (auto* prop = llvm::dyn_cast<clang::MSPropertyRefExpr>(syntactic)) {
       const clang::Expr* base = prop->getBaseExpr()->IgnoreParenImpCasts();
+      if (auto* opaque_base = llvm::dyn_cast<clang::OpaqueValueExpr>(base))
+        base = opaque_base->getSourceExpr() ? opaque_base->getSourceExpr()->IgnoreParenImpCasts() : base;
       if (auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
         int which = 0;
         if (is_builtin_index(llvm::dyn_cast<clang::VarDecl>(ref->getDecl()), which)) {
@@ -771,7 +779,10 @@ struct AccessInterpreter::Impl {
       }
       bool is_static = var->hasAttr<clang::CUDASharedAttr>() || (var->hasGlobalStorage() && !var->isStaticLocal()) ||
                        (var->isStaticLocal() && var->hasAttr<clang::CUDASharedAttr>());
-      if (it == env.vars.end() && is_static && !var->getType()->isReferenceType()) {
+      bool constant = (var->getType().isConstQualified() || var->isConstexpr()) &&
+                      var->getType()->isIntegralOrEnumerationType() && var->getAnyInitializer() &&
+                      constant_value(var->getAnyInitializer(), ctx).has_value();
+      if (it == env.vars.end() && is_static && !constant && !var->getType()->isReferenceType()) {
         int which = 0;
         if (is_builtin_index(var, which)) return none;
         LValue lv;
@@ -846,6 +857,8 @@ struct AccessInterpreter::Impl {
       LValue lv;
       lv.kind = LValue::Kind::Memory;
       lv.type = member->getType();
+      if (const clang::RecordDecl* parent = field->getParent(); parent && parent->getIdentifier())
+        lv.field_of = parent->getNameAsString();
       Poly offset;
       const clang::RecordDecl* record = field->getParent();
       if (record && !record->isDependentContext() && record->getDefinition() && !field->isBitField()) {
@@ -895,7 +908,7 @@ struct AccessInterpreter::Impl {
         return Value::none(Variation::Varying);
       }
       case LValue::Kind::Memory: {
-        record(e, lv.address, lv.type, false, false, env);
+        record(e, lv.address, lv.type, false, false, env, lv.field_of);
         clang::QualType t = lv.type.getNonReferenceType();
         Variation v = memory_variation(lv.address);
         if (t->isPointerType()) {
@@ -949,7 +962,7 @@ struct AccessInterpreter::Impl {
         break;
       }
       case LValue::Kind::Memory:
-        record(e, lv.address, lv.type, true, false, env);
+        record(e, lv.address, lv.type, true, false, env, lv.field_of);
         break;
       case LValue::Kind::Dim3Field: {
         auto it = env.vars.find(lv.var);
@@ -1478,15 +1491,16 @@ struct AccessInterpreter::Impl {
     }
     if (auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
       if (!frames.empty() && ret->getRetValue()) {
-        Frame& frame = frames.back();
-        if (frame.returns_reference) {
+        // Evaluate before touching the frame: the expression may inline calls (and grow `frames`).
+        Value v;
+        if (frames.back().returns_reference) {
           LValue lv = eval_lvalue(ret->getRetValue(), env);
-          Value v = lv.kind == LValue::Kind::Memory ? lv.address : Value::none(Variation::Varying);
+          v = lv.kind == LValue::Kind::Memory ? lv.address : Value::none(Variation::Varying);
           if (lv.kind == LValue::Kind::Memory) v.reference = true;
-          frame.returns.push_back(v);
         } else {
-          frame.returns.push_back(eval(ret->getRetValue(), env));
+          v = eval(ret->getRetValue(), env);
         }
+        frames.back().returns.push_back(std::move(v));
       } else if (ret->getRetValue()) {
         eval(ret->getRetValue(), env);
       }
@@ -1757,7 +1771,8 @@ struct AccessInterpreter::Impl {
     return names.count(rd->getNameAsString()) > 0;
   }
 
-  void record(const clang::Expr* e, const Value& address, clang::QualType type, bool store, bool atomic, Env& env) {
+  void record(const clang::Expr* e, const Value& address, clang::QualType type, bool store, bool atomic, Env& env,
+              const std::string& field_of = "") {
     if (quiet || host_mode || !out || env.dead) return;
     if (address.kind != Value::Kind::Pointer || address.base < 0) return;
     const Base& base = bases[address.base];
@@ -1777,6 +1792,8 @@ struct AccessInterpreter::Impl {
     m.space = base.space;
     m.base_name = base.name;
     m.type_name = t.getAsString(policy);
+    m.field_of = field_of;
+    if (m.field_of.empty() && t->isRecordType() && !is_vector_record(t)) m.field_of = m.type_name;
     m.block_shape = block.describe();
 
     Poly offset = with_known_values(address.form, env.facts);
@@ -1892,17 +1909,9 @@ struct AccessInterpreter::Impl {
     bool per_thread = false;
     bool other = false;
     for (const auto& term : offset.terms()) {
-      Poly tp;
-      {
-        Poly one;
-        auto p = Poly::constant(term.coefficient);
-        for (AtomId a : term.atoms) {
-          auto next = p.times(Poly::atom(a));
-          if (next) p = *next;
-        }
-        tp = p;
-        (void)one;
-      }
+      Poly tp = Poly::constant(term.coefficient);
+      for (AtomId a : term.atoms)
+        if (auto next = tp.times(Poly::atom(a))) tp = std::move(*next);
       Congruence tc = congruence_of(atoms, tp, &env.facts);
       if (tc.divisible_by(w)) continue;
       if (term.atoms.empty()) {
@@ -1926,8 +1935,6 @@ struct AccessInterpreter::Impl {
       }
       // coefficient · Π params · (indices) ≡ 0 (mod w) for every index: Π params ≡ 0 (mod w / 2^v).
       int v = two_adic_valuation(term.coefficient);
-      for (AtomId a : term.atoms)
-        if (index_like(a)) v += 0;
       if (v >= need) continue;
       int64_t modulus = int64_t{1} << (need - v);
       std::string product;
@@ -1975,10 +1982,13 @@ struct AccessInterpreter::Impl {
       }
       Value v;
       if (t->isPointerType() || (t->isDependentType() && t->isAnyPointerType())) {
-        uint64_t alignment = host_mode ? options.assumed_pointer_alignment : options.assumed_pointer_alignment;
+        uint64_t alignment = options.assumed_pointer_alignment;
         std::optional<Congruence> address;
         if (launched && launched->bits > 0) address = launched;
-        int id = add_base(name, MemorySpace::Global, alignment, address, address ? note : "");
+        // Name the launch only when it says more than the assumption.
+        bool informative = address && !address->divisible_by(alignment);
+        int id = add_base(name, MemorySpace::Global, alignment, address,
+                          informative ? note : "assumed " + std::to_string(alignment) + "-byte aligned, as a kernel pointer parameter");
         v = Value::pointer(id, Poly());
       } else if (t->isReferenceType()) {
         v = Value::none();

@@ -45,6 +45,7 @@ struct MemoryAccess {
   MemorySpace space = MemorySpace::Unknown;
   std::string base_name;            // `in`, `tile`, `args.x`
   std::string type_name;            // the accessed type as written: `float4`
+  std::string field_of;             // `Particle` when the access is a field of a struct in memory
   uint32_t width = 0;               // bytes per lane of one instruction (0: unknown)
   uint32_t element_size = 0;        // sizeof the accessed type (0: dependent)
 

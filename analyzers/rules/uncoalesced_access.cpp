@@ -32,7 +32,7 @@ std::string describe_stride(const MemoryAccess& a) {
   if (a.lane_stride) {
     int64_t s = *a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride;
     std::string out = lanes + " are " + plural(s, "byte") + " apart";
-    if (a.element_size > 0 && s % a.element_size == 0 && s / a.element_size > 1)
+    if (a.field_of.empty() && a.element_size > 0 && s % a.element_size == 0 && s / a.element_size > 1)
       out += " (" + std::to_string(s / a.element_size) + " elements of " + std::to_string(a.element_size) + " bytes)";
     return out;
   }
@@ -40,11 +40,10 @@ std::string describe_stride(const MemoryAccess& a) {
 }
 
 std::string fix_hint(const MemoryAccess& a) {
-  if (a.lane_stride && a.element_size > 0 && *a.lane_stride > 0 && *a.lane_stride <= 64 &&
-      *a.lane_stride % a.width == 0 && a.width < a.element_size + 1 && *a.lane_stride > a.width)
-    return "Let consecutive lanes take consecutive elements (threadIdx.x on the contiguous index); for an "
-           "array of structs, store the fields as separate arrays (structure of arrays), or have each lane load "
-           "its whole element as one vector (float2/float4) and use every part of it.";
+  if (!a.field_of.empty())
+    return "Each lane uses " + std::to_string(a.width) + " bytes of its `" + a.field_of +
+           "`: store the fields as separate arrays (structure of arrays) so that adjacent lanes read adjacent "
+           "values, or load the whole struct as one aligned vector (`__align__(16)`) and use every part of it.";
   return "Make threadIdx.x walk the contiguous (innermost) dimension by swapping the index roles; if both a "
          "row-wise and a column-wise side are needed (a transpose), stage the tile through shared memory: load "
          "it coalesced, __syncthreads(), read it transposed from shared memory; or let each lane move a vector "

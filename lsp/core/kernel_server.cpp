@@ -111,6 +111,11 @@ void KernelServer::rediscover_projects() {
 void KernelServer::files_changed_on_disk(const std::vector<FileChange>& changes) {
   bool layout_changed = false;
   for (const auto& change : changes) {
+    // A skill page changed: guidance is read again on next use (issue 5).
+    if (change.path.extension() == ".md") {
+      std::lock_guard<std::mutex> lock(guidance_mutex_);
+      guidance_.reset();
+    }
     if (!is_build_toml(change.path)) continue;
     if (change.type != FileChangeType::Changed) layout_changed = true;
     // An open build.toml is the editor's copy; its edits were seen as they were typed.
@@ -206,6 +211,27 @@ std::vector<analyzers::Finding> document_findings(const AnalysisOutcome& outcome
     findings.push_back(std::move(note));
   }
   return findings;
+}
+
+// ---- skills and snippets (issue 5) ----
+
+void KernelServer::set_skill_roots(std::vector<std::filesystem::path> roots) {
+  std::lock_guard<std::mutex> lock(guidance_mutex_);
+  if (roots == skill_roots_ && guidance_) return;
+  skill_roots_ = std::move(roots);
+  guidance_.reset();
+}
+
+std::shared_ptr<const SkillGuidance> KernelServer::guidance() {
+  std::lock_guard<std::mutex> lock(guidance_mutex_);
+  if (!guidance_) {
+    auto catalog = std::make_shared<const SkillCatalog>(SkillCatalog::discover(skill_roots_));
+    spdlog::info("skills: {} found; guidance from {}", catalog->skills().size(),
+                 catalog->find(kCudaKernelsSkill) ? catalog->find(kCudaKernelsSkill)->folder().string()
+                                                  : std::string("nowhere (no cuda-kernels skill)"));
+    guidance_ = std::make_shared<const SkillGuidance>(std::move(catalog), ConstructTable::bundled());
+  }
+  return guidance_;
 }
 
 }  // namespace kl::lsp

@@ -13,6 +13,7 @@
 //
 // Threading: open/change/close/settings/file events on the I/O thread; with_analysis from any
 // thread; listener calls arrive on worker threads. stop() before destruction ends all work.
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "lsp/workspace/document_store.h"
 #include "lsp/workspace/project_index.h"
 #include "lsp/workspace/settings.h"
+#include "lsp/workspace/skill_guidance.h"
 
 namespace kl::lsp {
 
@@ -73,6 +75,18 @@ class KernelServer {
   void stop();
   DocumentScheduler& scheduler() { return *scheduler_; }
 
+  // ---- skills and snippets (issue 5) ----
+  // Guidance from the cuda-kernels skill (hovers, completion documentation, kernel-lsp/guidance):
+  // the copy under these workspace folders, else the user's agent folders, else the bundled one.
+  // Discovered on the first guidance() after construction, set_skill_roots, or a skill file
+  // changing on disk. Never null; any thread.
+  void set_skill_roots(std::vector<std::filesystem::path> roots);
+  std::shared_ptr<const SkillGuidance> guidance();
+  // Whether the client expands snippet syntax in completions (LSP snippetSupport). Kept here
+  // until ClientCapabilities carries it.
+  void set_snippet_completion(bool supported) { snippet_completion_ = supported; }
+  bool snippet_completion() const { return snippet_completion_; }
+
  private:
   void schedule(const Document& document, bool debounce);
   void relint_dependents(const std::filesystem::path& build_toml, bool debounce);
@@ -86,6 +100,11 @@ class KernelServer {
   mutable std::mutex settings_mutex_;
   Settings settings_;
   std::unique_ptr<DocumentScheduler> scheduler_;
+
+  std::mutex guidance_mutex_;  // skill_roots_, guidance_
+  std::vector<std::filesystem::path> skill_roots_;
+  std::shared_ptr<const SkillGuidance> guidance_;  // null: discover on next use
+  std::atomic<bool> snippet_completion_{false};
 };
 
 // The findings to show for the analysed document itself (findings located in other files are

@@ -13,8 +13,8 @@ constexpr size_t npos = std::string_view::npos;
 
 // Attributes written between the specifier and the name, each with a parenthesised argument.
 bool is_attribute_macro(std::string_view word) {
-  static constexpr std::array<std::string_view, 5> kAttributes = {
-      "__launch_bounds__", "__align__", "alignas", "__attribute__", "__declspec"};
+  static constexpr std::array<std::string_view, 5> kAttributes = {"__launch_bounds__", "__align__", "alignas",
+                                                                  "__attribute__", "__declspec"};
   return std::find(kAttributes.begin(), kAttributes.end(), word) != kAttributes.end();
 }
 
@@ -87,8 +87,8 @@ class Scanner {
   LineIndex lines_;
 };
 
-void add_functions(const Scanner& scan, std::string_view specifier, SymbolKind kind,
-                   std::string_view detail, std::vector<SymbolInfo>& out) {
+void add_functions(const Scanner& scan, std::string_view specifier, SymbolKind kind, std::string_view detail,
+                   std::vector<SymbolInfo>& out) {
   for (size_t at : scan.find_word(specifier)) {
     TextSpan name;
     size_t end;
@@ -136,9 +136,9 @@ void add_operators(const Scanner& scan, std::string_view module_var, size_t begi
 }
 
 void add_libraries(const Scanner& scan, std::vector<SymbolInfo>& out) {
-  static constexpr std::array<std::string_view, 5> kMacros = {
-      "TORCH_LIBRARY_EXPAND", "TORCH_LIBRARY_IMPL_EXPAND", "TORCH_LIBRARY", "TORCH_LIBRARY_IMPL",
-      "TORCH_LIBRARY_FRAGMENT"};
+  static constexpr std::array<std::string_view, 5> kMacros = {"TORCH_LIBRARY_EXPAND",
+                                                              "TORCH_LIBRARY_IMPL_EXPAND", "TORCH_LIBRARY",
+                                                              "TORCH_LIBRARY_IMPL", "TORCH_LIBRARY_FRAGMENT"};
   std::string_view b = scan.blanked();
   for (std::string_view macro : kMacros) {
     for (size_t at : scan.find_word(macro)) {

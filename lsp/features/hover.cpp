@@ -46,8 +46,7 @@ const analyzers::Feature* lookup_feature(const analyzers::FeatureTable& table, c
 }  // namespace
 
 std::optional<HoverResult> hover_at(const analyzers::FileAnalysis& analysis, std::string_view text,
-                                    analyzers::Position position,
-                                    const analyzers::FeatureTable* features) {
+                                    analyzers::Position position, const analyzers::FeatureTable* features) {
   LineIndex lines(text);
   size_t offset = lines.offset_of(position.line, position.column);
   std::optional<TextSpan> word_span = identifier_at(text, offset);

@@ -18,7 +18,6 @@ struct HoverResult {
 
 // `features` may be null (no table: intrinsics are described from the recorded use only).
 std::optional<HoverResult> hover_at(const analyzers::FileAnalysis& analysis, std::string_view text,
-                                    analyzers::Position position,
-                                    const analyzers::FeatureTable* features);
+                                    analyzers::Position position, const analyzers::FeatureTable* features);
 
 }  // namespace kl::lsp

@@ -9,6 +9,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/data/feature_table.h"
+#include "lsp/workspace/skill_guidance.h"
 
 namespace kl::lsp {
 
@@ -33,6 +34,11 @@ struct FeatureHoverFacts {
 
 std::string render_kernel_hover(const KernelHoverFacts& facts);
 std::string render_feature_hover(const FeatureHoverFacts& facts);
+
+// A section of the cuda-kernels skill (already trimmed for a hover, with its link) as a hover.
+std::string render_guidance_hover(const Guidance& guidance);
+// `markdown` (a kernel or intrinsic hover), a rule, then the guidance section.
+std::string append_guidance(std::string markdown, const Guidance& guidance);
 
 // "sm_75, sm_80 (build.toml line 7)"
 std::string describe_archs(const analyzers::ArchSelection& archs);

@@ -5,9 +5,7 @@
 
 namespace kl::lsp {
 
-bool is_identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string blank_comments_and_literals(std::string_view text) {
   std::string out(text);
@@ -29,8 +27,8 @@ std::string blank_comments_and_literals(std::string_view text) {
       blank(i, end);
       i = end;
     } else if (c == 'R' && i + 1 < n && text[i + 1] == '"' &&
-               (i == 0 || !is_identifier_char(text[i - 1]) || text[i - 1] == 'u' ||
-                text[i - 1] == 'U' || text[i - 1] == 'L' || text[i - 1] == '8')) {
+               (i == 0 || !is_identifier_char(text[i - 1]) || text[i - 1] == 'u' || text[i - 1] == 'U' ||
+                text[i - 1] == 'L' || text[i - 1] == '8')) {
       size_t open = text.find('(', i + 2);
       if (open == std::string_view::npos || open - (i + 2) > 16) {
         ++i;
@@ -43,8 +41,8 @@ std::string blank_comments_and_literals(std::string_view text) {
       i = end;
     } else if (c == '"' || c == '\'') {
       // A quote inside a number (1'000'000) is a digit separator, not a literal.
-      if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) &&
-          i + 1 < n && std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
+      if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) && i + 1 < n &&
+          std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
         ++i;
         continue;
       }

@@ -1,10 +1,9 @@
 #pragma once
 // JSON-RPC 2.0 vocabulary shared by the protocol layer: error codes (JSON-RPC's and LSP's),
 // error values, and the few message shapes the server writes. No I/O, no state.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace kl::lsp {
 

@@ -30,8 +30,7 @@ std::string string_field(const json& object, std::string_view key) {
 
 int64_t integer_field(const json& object, std::string_view key) {
   const json& value = required_field(object, key);
-  if (!value.is_number_integer())
-    throw_invalid_params("field '" + std::string(key) + "' must be an integer");
+  if (!value.is_number_integer()) throw_invalid_params("field '" + std::string(key) + "' must be an integer");
   return value.get<int64_t>();
 }
 

@@ -40,9 +40,7 @@ Reply::Reply(std::shared_ptr<detail::ReplyState> state) : state_(std::move(state
 
 void Reply::result(json value) const { state_->answer(make_response(state_->id, std::move(value))); }
 
-void Reply::error(RpcError error) const {
-  state_->answer(make_error_response(state_->id, error));
-}
+void Reply::error(RpcError error) const { state_->answer(make_error_response(state_->id, error)); }
 
 bool Reply::answered() const { return state_->answered.load(); }
 bool Reply::is_cancelled() const { return state_->cancel->is_cancelled(); }

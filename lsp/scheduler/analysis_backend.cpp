@@ -12,8 +12,7 @@ std::shared_ptr<analyzers::Analyzer> AnalyzerBackend::current() const {
   return analyzer_;
 }
 
-analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job,
-                                                 const CancellationToken& cancel) {
+analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job, const CancellationToken& cancel) {
   std::shared_ptr<analyzers::Analyzer> analyzer = current();
   if (job.kind == JobKind::BuildToml) {
     analyzers::FileAnalysis result;

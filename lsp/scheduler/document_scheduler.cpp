@@ -58,8 +58,7 @@ void DocumentScheduler::remove(const std::filesystem::path& file) {
   for (auto& waiter : orphans) waiter.callback(ReadResult{ReadStatus::Closed, nullptr});
 }
 
-void DocumentScheduler::read(const std::filesystem::path& file,
-                             std::function<void(ReadResult)> callback) {
+void DocumentScheduler::read(const std::filesystem::path& file, std::function<void(ReadResult)> callback) {
   std::shared_ptr<const AnalysisOutcome> ready;
   ReadStatus status = ReadStatus::Ready;
   {
@@ -176,8 +175,7 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
   } else {
     outcome->analysis.cancelled = true;
   }
-  outcome->milliseconds =
-      std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  outcome->milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   if (!outcome->failure.empty())
     spdlog::error("analysis of {} failed: {}", job.file.string(), outcome->failure);
   if (callbacks_.activity) callbacks_.activity(job, false);
@@ -200,8 +198,13 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
     }
   }
   changed_.notify_all();  // the document may have newer input waiting to start
-  spdlog::debug("analysed {} v{} in {:.1f} ms{}", job.file.string(), job.version,
-                outcome->milliseconds, current ? "" : " (dropped: outdated or cancelled)");
+  if (spdlog::should_log(spdlog::level::debug)) {
+    std::string stages;
+    for (const auto& timing : outcome->analysis.timings)
+      stages += fmt::format("{}{} {:.1f}", stages.empty() ? "" : ", ", timing.stage, timing.milliseconds);
+    spdlog::debug("analysed {} v{} in {:.1f} ms ({}){}", job.file.string(), job.version,
+                  outcome->milliseconds, stages, current ? "" : " (dropped: outdated or cancelled)");
+  }
   if (!current) return;
   if (callbacks_.results) callbacks_.results(outcome);
   ReadStatus status = outcome->failure.empty() ? ReadStatus::Ready : ReadStatus::Failed;

@@ -58,10 +58,11 @@ json code_actions(const json& params, std::string_view text, DocumentKind kind) 
     // Line starts are column 0 in every encoding: no conversion needed.
     json range = {{"start", {{"line", edit->range.start.line}, {"character", 0}}},
                   {"end", {{"line", edit->range.end.line}, {"character", 0}}}};
-    actions.push_back({{"title", "Suppress " + rule + " on this line"},
-                       {"kind", "quickfix"},
-                       {"diagnostics", json::array({diagnostic})},
-                       {"edit", {{"changes", {{uri, json::array({{{"range", range}, {"newText", edit->new_text}}})}}}}}});
+    actions.push_back(
+        {{"title", "Suppress " + rule + " on this line"},
+         {"kind", "quickfix"},
+         {"diagnostics", json::array({diagnostic})},
+         {"edit", {{"changes", {{uri, json::array({{{"range", range}, {"newText", edit->new_text}}})}}}}}});
   }
   return actions;
 }

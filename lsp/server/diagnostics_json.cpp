@@ -13,16 +13,20 @@ std::filesystem::path file_or(const std::string& file, const std::filesystem::pa
 
 int lsp_severity(analyzers::Severity severity) {
   switch (severity) {
-    case analyzers::Severity::Error: return 1;
-    case analyzers::Severity::Warning: return 2;
-    case analyzers::Severity::Information: return 3;
-    case analyzers::Severity::Hint: return 4;
+    case analyzers::Severity::Error:
+      return 1;
+    case analyzers::Severity::Warning:
+      return 2;
+    case analyzers::Severity::Information:
+      return 3;
+    case analyzers::Severity::Hint:
+      return 4;
   }
   return 2;
 }
 
-json to_workspace_edit(const std::vector<analyzers::TextEdit>& edits,
-                       const std::filesystem::path& document, ConverterCache& converters) {
+json to_workspace_edit(const std::vector<analyzers::TextEdit>& edits, const std::filesystem::path& document,
+                       ConverterCache& converters) {
   json changes = json::object();
   for (const auto& edit : edits) {
     std::filesystem::path file = file_or(edit.file, document);
@@ -54,8 +58,9 @@ json to_lsp_diagnostics(const std::vector<analyzers::Finding>& findings,
         std::filesystem::path file = file_or(note.location.file, document);
         const PositionConverter* there = converters.get(file);
         if (!there) continue;
-        related.push_back({{"location", {{"uri", path_to_uri(file)}, {"range", there->to_lsp(note.location.range)}}},
-                           {"message", note.message}});
+        related.push_back(
+            {{"location", {{"uri", path_to_uri(file)}, {"range", there->to_lsp(note.location.range)}}},
+             {"message", note.message}});
       }
       if (!related.empty()) diagnostic["relatedInformation"] = std::move(related);
     }

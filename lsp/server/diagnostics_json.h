@@ -23,7 +23,7 @@ json to_lsp_diagnostics(const std::vector<analyzers::Finding>& findings,
                         const ClientCapabilities& client);
 
 // {"changes": {uri: [TextEdit]}}; edits of files that cannot be read are left out.
-json to_workspace_edit(const std::vector<analyzers::TextEdit>& edits,
-                       const std::filesystem::path& document, ConverterCache& converters);
+json to_workspace_edit(const std::vector<analyzers::TextEdit>& edits, const std::filesystem::path& document,
+                       ConverterCache& converters);
 
 }  // namespace kl::lsp

@@ -6,10 +6,14 @@ namespace {
 // LSP SymbolKind numbers.
 int lsp_symbol_kind(SymbolKind kind) {
   switch (kind) {
-    case SymbolKind::Kernel: return 12;          // Function
-    case SymbolKind::DeviceFunction: return 12;  // Function
-    case SymbolKind::Library: return 2;          // Module
-    case SymbolKind::Operator: return 6;         // Method
+    case SymbolKind::Kernel:
+      return 12;  // Function
+    case SymbolKind::DeviceFunction:
+      return 12;  // Function
+    case SymbolKind::Library:
+      return 2;  // Module
+    case SymbolKind::Operator:
+      return 6;  // Method
   }
   return 12;
 }

@@ -4,6 +4,8 @@
 
 #include "analyzers/data/feature_table.h"
 #include "lsp/features/document_symbols.h"
+#include "lsp/features/guidance_hover.h"
+#include "lsp/features/guidance_lsp.h"
 #include "lsp/features/hover.h"
 #include "lsp/protocol/params.h"
 #include "lsp/server/code_actions_json.h"
@@ -88,6 +90,18 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   // didSave needs nothing: the editor's buffer was already analysed, and a saved build.toml
   // that is open was followed as it was typed.
   dispatcher_.on_notification("textDocument/didSave", [](const json&) {});
+
+  // Skills and snippets (issue 5): the handlers live in lsp/features/guidance_lsp.h.
+  dispatcher_.on_request("textDocument/completion", [this](const json& params, Reply reply) {
+    reply.result(
+        completion_request(params, *kernel_, client_.encoding.encoding, kernel_->snippet_completion()));
+  });
+  dispatcher_.on_request(kGuidanceMethod, [this](const json& params, Reply reply) {
+    reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
+  });
+  dispatcher_.on_request("workspace/executeCommand", [this](const json& params, Reply reply) {
+    reply.result(guidance_command(params, *kernel_, client_.encoding.encoding));
+  });
 }
 
 LspServer::~LspServer() { stop(); }
@@ -122,6 +136,8 @@ void LspServer::initialize(const json& params, const Reply& reply) {
                             : std::make_unique<AnalyzerBackend>(conversion.settings);
   progress_ = std::make_unique<ProgressReporter>(dispatcher_, client_.work_done_progress);
   kernel_ = std::make_unique<KernelServer>(std::move(backend), initial_settings_, *this);
+  kernel_->set_skill_roots(roots_);                                 // issue 5: workspace skills
+  kernel_->set_snippet_completion(client_snippet_support(params));  // issue 5: completion
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
                encoding_name(client_.encoding.encoding), roots_.size(),
                client_.work_done_progress ? "on" : "off");
@@ -199,6 +215,7 @@ void LspServer::did_change_workspace_folders(const json& params) {
   for (const auto& removed : folder_paths(event.value("removed", json::array())))
     std::erase(roots_, removed);
   for (const auto& added : folder_paths(event.value("added", json::array()))) roots_.push_back(added);
+  kernel_->set_skill_roots(roots_);  // issue 5: workspace skills follow the folders
   // build.toml discovery follows the files, not the folders; the folders are kept for logs.
   spdlog::info("{} workspace folder(s)", roots_.size());
 }
@@ -244,6 +261,10 @@ void LspServer::did_open(const json& params) {
   }
   kernel_->open(*path, document.value("languageId", ""), integer_field(document, "version"),
                 string_field(document, "text"));
+  // Issue 5: a SKILL.md is checked against the Agent Skills format as it is edited.
+  if (is_skill_file(*path))
+    if (auto opened = kernel_->document(*path))
+      publish(uri, opened->version, skill_diagnostics(*path, opened->text, client_));
 }
 
 void LspServer::did_change(const json& params) {
@@ -258,6 +279,9 @@ void LspServer::did_change(const json& params) {
   std::string text = *document->text;
   apply_content_changes(text, required_field(params, "contentChanges"), client_.encoding.encoding);
   kernel_->change(*path, integer_field(required_field(params, "textDocument"), "version"), std::move(text));
+  if (is_skill_file(*path))  // issue 5, as in did_open
+    if (auto changed = kernel_->document(*path))
+      publish(uri_of(*path), changed->version, skill_diagnostics(*path, changed->text, client_));
 }
 
 void LspServer::did_close(const json& params) {
@@ -354,6 +378,11 @@ void LspServer::code_action(const json& params, const Reply& reply) {
 void LspServer::hover(const json& params, const Reply& reply) {
   auto path = document_path(params);
   std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  std::shared_ptr<const SkillGuidance> guidance = kernel_->guidance();  // issue 5
+  if (document && document->kind == DocumentKind::BuildToml) {
+    reply.result(build_toml_hover(params, *document, *guidance, client_.encoding.encoding));
+    return;
+  }
   if (!document || document->kind != DocumentKind::Source) {
     reply.result(nullptr);
     return;
@@ -361,11 +390,14 @@ void LspServer::hover(const json& params, const Reply& reply) {
   // The position refers to the current text, which is what the read below analyses.
   analyzers::Position position =
       PositionConverter(*document->text, client_.encoding.encoding).from_lsp(required_field(params, "position"));
-  kernel_->with_analysis(*path, [this, reply, position](ReadResult read) {
+  kernel_->with_analysis(*path, [this, reply, position, guidance](ReadResult read) {
     guarded(reply, [&] {
       if (answer_unavailable(reply, read, nullptr)) return;
       const std::string& text = *read.outcome->job.text;
-      auto result = hover_at(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin());
+      // Issue 5: the skill's section for the construct under the cursor, after the facts.
+      auto result =
+          with_guidance(hover_at(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin()),
+                        *guidance, text, position, ConstructScope::Cuda);
       if (!result) {
         reply.result(nullptr);
         return;

@@ -5,8 +5,7 @@ namespace kl::lsp {
 ProgressReporter::ProgressReporter(Dispatcher& dispatcher, bool enabled)
     : dispatcher_(dispatcher), enabled_(enabled) {}
 
-void ProgressReporter::begin(const std::string& key, const std::string& title,
-                             const std::string& message) {
+void ProgressReporter::begin(const std::string& key, const std::string& title, const std::string& message) {
   if (!enabled_) return;
   std::string token;
   {
@@ -15,33 +14,33 @@ void ProgressReporter::begin(const std::string& key, const std::string& title,
     token = "kernel-lsp/" + std::to_string(next_token_++);
     active_[key] = Entry{token, false, false};
   }
-  dispatcher_.call("window/workDoneProgress/create", {{"token", token}},
-                   [this, key, token, title, message](const json* result, const RpcError*) {
-                     bool send_begin = false, send_end = false;
-                     {
-                       std::lock_guard<std::mutex> lock(mutex_);
-                       auto it = active_.find(key);
-                       if (it == active_.end() || it->second.token != token) return;
-                       if (!result) {
-                         active_.erase(it);
-                         return;
-                       }
-                       send_begin = true;
-                       it->second.created = true;
-                       if (it->second.ended) {
-                         send_end = true;
-                         active_.erase(it);
-                       }
-                     }
-                     if (send_begin)
-                       dispatcher_.notify("$/progress", {{"token", token},
-                                                         {"value", {{"kind", "begin"},
-                                                                    {"title", title},
-                                                                    {"message", message},
-                                                                    {"cancellable", false}}}});
-                     if (send_end)
-                       dispatcher_.notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
-                   });
+  dispatcher_.call(
+      "window/workDoneProgress/create", {{"token", token}},
+      [this, key, token, title, message](const json* result, const RpcError*) {
+        bool send_begin = false, send_end = false;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          auto it = active_.find(key);
+          if (it == active_.end() || it->second.token != token) return;
+          if (!result) {
+            active_.erase(it);
+            return;
+          }
+          send_begin = true;
+          it->second.created = true;
+          if (it->second.ended) {
+            send_end = true;
+            active_.erase(it);
+          }
+        }
+        if (send_begin)
+          dispatcher_.notify(
+              "$/progress",
+              {{"token", token},
+               {"value",
+                {{"kind", "begin"}, {"title", title}, {"message", message}, {"cancellable", false}}}});
+        if (send_end) dispatcher_.notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+      });
 }
 
 void ProgressReporter::end(const std::string& key, const std::string& message) {
@@ -58,8 +57,7 @@ void ProgressReporter::end(const std::string& key, const std::string& message) {
     token = it->second.token;
     active_.erase(it);
   }
-  dispatcher_.notify("$/progress",
-                     {{"token", token}, {"value", {{"kind", "end"}, {"message", message}}}});
+  dispatcher_.notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}, {"message", message}}}});
 }
 
 }  // namespace kl::lsp

@@ -10,6 +10,9 @@ json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
        {{"openClose", true}, {"change", 2 /* incremental */}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
+      // Skills and snippets (issue 5): snippet completion, the kernel-lsp.guidance command.
+      {"completionProvider", {{"resolveProvider", false}}},
+      {"executeCommandProvider", {{"commands", {"kernel-lsp.guidance"}}}},
       {"workspace",
        {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
   };

@@ -27,17 +27,22 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
   for (const auto& [key, value] : object.items()) {
     if (value.is_null()) continue;
     if (key == "cudaPath") {
-      if (!value.is_string()) bad(key, "a string");
-      else if (value.get<std::string>().empty()) settings.cuda_path.reset();
-      else settings.cuda_path = value.get<std::string>();
+      if (!value.is_string())
+        bad(key, "a string");
+      else if (value.get<std::string>().empty())
+        settings.cuda_path.reset();
+      else
+        settings.cuda_path = value.get<std::string>();
     } else if (key == "extraFlags") {
       if (!string_list(value, settings.extra_flags)) bad(key, "a list of strings");
     } else if (key == "defaultArchs") {
       if (!string_list(value, settings.default_archs)) bad(key, "a list of strings");
     } else if (key == "disabledRules") {
       std::vector<std::string> rules;
-      if (!string_list(value, rules)) bad(key, "a list of strings");
-      else settings.disabled_rules = {rules.begin(), rules.end()};
+      if (!string_list(value, rules))
+        bad(key, "a list of strings");
+      else
+        settings.disabled_rules = {rules.begin(), rules.end()};
     } else if (key == "severities") {
       if (!value.is_object()) {
         bad(key, "an object {rule: level}");
@@ -45,21 +50,27 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
       }
       std::map<std::string, std::string> levels;
       for (const auto& [rule, level] : value.items()) {
-        if (level.is_string()) levels[rule] = level.get<std::string>();
-        else bad(key + "." + rule, "a string");
+        if (level.is_string())
+          levels[rule] = level.get<std::string>();
+        else
+          bad(key + "." + rule, "a string");
       }
       settings.severities = std::move(levels);
     } else if (key == "debounceMs") {
       if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > 60000)
         bad(key, "an integer between 0 and 60000");
-      else settings.debounce_ms = value.get<uint32_t>();
+      else
+        settings.debounce_ms = value.get<uint32_t>();
     } else if (key == "pullDiagnostics") {
-      if (!value.is_boolean()) bad(key, "true or false");
-      else settings.pull_diagnostics = value.get<bool>();
+      if (!value.is_boolean())
+        bad(key, "true or false");
+      else
+        settings.pull_diagnostics = value.get<bool>();
     } else if (key == "workers") {
       if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 64)
         bad(key, "an integer between 1 and 64");
-      else settings.workers = value.get<uint32_t>();
+      else
+        settings.workers = value.get<uint32_t>();
     }
     // Other keys belong to the editor extension (kernelLsp.path, trace, ...).
   }

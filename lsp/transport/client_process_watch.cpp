@@ -1,11 +1,10 @@
 #include "lsp/transport/client_process_watch.h"
 
 #include <signal.h>
+#include <spdlog/spdlog.h>
 
 #include <cerrno>
 #include <chrono>
-
-#include <spdlog/spdlog.h>
 
 namespace kl::lsp {
 
@@ -15,8 +14,7 @@ bool process_is_alive(int64_t pid) {
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
-ClientProcessWatch::ClientProcessWatch(std::function<void(int64_t)> on_gone)
-    : on_gone_(std::move(on_gone)) {}
+ClientProcessWatch::ClientProcessWatch(std::function<void(int64_t)> on_gone) : on_gone_(std::move(on_gone)) {}
 
 ClientProcessWatch::~ClientProcessWatch() {
   {

@@ -1,14 +1,13 @@
 #include "lsp/transport/fd_stream.h"
 
 #include <poll.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include <spdlog/spdlog.h>
 
 namespace kl::lsp {
 
@@ -63,7 +62,7 @@ bool FdStream::write_all(std::string_view bytes) {
 void FdStream::close() {
   closed_.store(true, std::memory_order_relaxed);
   // A socket also wakes a peer-side reader; for pipes the poll timeout does the job.
-  struct stat info {};
+  struct stat info{};
   if (::fstat(in_fd_, &info) == 0 && S_ISSOCK(info.st_mode)) ::shutdown(in_fd_, SHUT_RDWR);
 }
 

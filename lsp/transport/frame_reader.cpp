@@ -8,8 +8,7 @@ namespace {
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -102,9 +101,9 @@ std::optional<FrameEvent> FrameReader::parse_headers() {
     if (pending.size() > kMaxHeaderBytes) {
       consumed_ = buffer_.size();
       scan_from_ = 0;
-      return FrameEvent{FrameEvent::Kind::Error,
-                        "header block longer than " + std::to_string(kMaxHeaderBytes) +
-                            " bytes without an empty line; dropped"};
+      return FrameEvent{FrameEvent::Kind::Error, "header block longer than " +
+                                                     std::to_string(kMaxHeaderBytes) +
+                                                     " bytes without an empty line; dropped"};
     }
     return std::nullopt;
   }
@@ -126,9 +125,8 @@ std::optional<FrameEvent> FrameReader::parse_headers() {
   consumed_ += block_end;
   scan_from_ = 0;
   if (bad_length || !length) {
-    return FrameEvent{FrameEvent::Kind::Error, bad_length
-                                                   ? "Content-Length is not a number; header dropped"
-                                                   : "header block without Content-Length; dropped"};
+    return FrameEvent{FrameEvent::Kind::Error, bad_length ? "Content-Length is not a number; header dropped"
+                                                          : "header block without Content-Length; dropped"};
   }
   if (*length > max_body_bytes_) {
     state_ = State::Skipping;

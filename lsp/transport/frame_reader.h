@@ -44,11 +44,11 @@ class FrameReader {
 
   size_t max_body_bytes_;
   std::string buffer_;
-  size_t consumed_ = 0;     // bytes of buffer_ already parsed
-  size_t scan_from_ = 0;    // where the header scan resumes (relative to consumed_)
+  size_t consumed_ = 0;   // bytes of buffer_ already parsed
+  size_t scan_from_ = 0;  // where the header scan resumes (relative to consumed_)
   State state_ = State::Headers;
-  size_t body_bytes_ = 0;   // expected body size in State::Body
-  size_t skip_bytes_ = 0;   // bytes still to discard in State::Skipping
+  size_t body_bytes_ = 0;  // expected body size in State::Body
+  size_t skip_bytes_ = 0;  // bytes still to discard in State::Skipping
 };
 
 // Frames one body for writing.

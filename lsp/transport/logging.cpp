@@ -11,8 +11,8 @@
 namespace kl::lsp {
 
 bool is_log_level(const std::string& level) {
-  return level == "trace" || level == "debug" || level == "info" || level == "warn" ||
-         level == "warning" || level == "error" || level == "off";
+  return level == "trace" || level == "debug" || level == "info" || level == "warn" || level == "warning" ||
+         level == "error" || level == "off";
 }
 
 Result<bool> configure_logging(const std::string& level,

@@ -1,7 +1,7 @@
 #include "lsp/transport/tcp_listener.h"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <charconv>
 
 #include "lsp/transport/fd_stream.h"
@@ -16,15 +16,13 @@ Result<ListenAddress> parse_listen_address(const std::string& text) {
   size_t colon = text.rfind(':');
   if (colon != std::string::npos) {
     std::string host = text.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-      host = host.substr(1, host.size() - 2);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
     if (!host.empty()) address.host = host;
     port_text = text.substr(colon + 1);
   }
   unsigned value = 0;
   auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
-  if (ec != std::errc() || end != port_text.data() + port_text.size() || port_text.empty() ||
-      value > 65535) {
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port_text.empty() || value > 65535) {
     return make_error("--listen expects HOST:PORT or PORT, got '" + text + "'");
   }
   address.port = static_cast<uint16_t>(value);
@@ -36,8 +34,8 @@ Result<std::unique_ptr<ByteStream>> accept_one_connection(
   try {
     asio::io_context context;
     asio::ip::tcp::resolver resolver(context);
-    auto endpoints = resolver.resolve(address.host, std::to_string(address.port),
-                                      asio::ip::tcp::resolver::passive);
+    auto endpoints =
+        resolver.resolve(address.host, std::to_string(address.port), asio::ip::tcp::resolver::passive);
     if (endpoints.empty()) return make_error("cannot resolve " + address.host);
     asio::ip::tcp::acceptor acceptor(context);
     asio::ip::tcp::endpoint endpoint = endpoints.begin()->endpoint();
@@ -52,8 +50,8 @@ Result<std::unique_ptr<ByteStream>> accept_one_connection(
     int fd = socket.release();
     return std::unique_ptr<ByteStream>(std::make_unique<FdStream>(fd, fd, /*owns_fds=*/true));
   } catch (const std::exception& e) {
-    return make_error("cannot listen on " + address.host + ":" + std::to_string(address.port) +
-                      ": " + e.what());
+    return make_error("cannot listen on " + address.host + ":" + std::to_string(address.port) + ": " +
+                      e.what());
   }
 }
 

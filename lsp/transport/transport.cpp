@@ -13,8 +13,7 @@ Transport::EndReason Transport::run(IncomingSink& sink) {
     size_t n = stream_->read_some(chunk.data(), chunk.size());
     if (n == 0) {
       if (reader_.buffered_bytes() > 0)
-        spdlog::warn("transport: stream ended inside a message ({} bytes unread)",
-                     reader_.buffered_bytes());
+        spdlog::warn("transport: stream ended inside a message ({} bytes unread)", reader_.buffered_bytes());
       return EndReason::EndOfStream;
     }
     reader_.feed(std::string_view(chunk.data(), n));

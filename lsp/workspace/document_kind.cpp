@@ -16,7 +16,7 @@ std::string lower_extension(const std::filesystem::path& file) {
 bool is_cuda_extension(const std::string& ext) { return ext == ".cu" || ext == ".cuh"; }
 
 bool is_cxx_extension(const std::string& ext) {
-  static constexpr std::array<std::string_view, 8> kCxx = {".h",  ".hpp", ".hh", ".hxx",
+  static constexpr std::array<std::string_view, 8> kCxx = {".h",   ".hpp", ".hh",  ".hxx",
                                                            ".cpp", ".cc",  ".cxx", ".inl"};
   return std::find(kCxx.begin(), kCxx.end(), ext) != kCxx.end();
 }

@@ -31,8 +31,7 @@ class DocumentStore {
  public:
   void open(Document document);
   // False when the document is not open.
-  bool update(const std::filesystem::path& path, int64_t version,
-              std::shared_ptr<const std::string> text);
+  bool update(const std::filesystem::path& path, int64_t version, std::shared_ptr<const std::string> text);
   bool close(const std::filesystem::path& path);
   std::optional<Document> get(const std::filesystem::path& path) const;
   std::shared_ptr<const std::string> text(const std::filesystem::path& path) const;

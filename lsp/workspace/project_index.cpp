@@ -21,15 +21,13 @@ void ProjectIndex::remove(const std::filesystem::path& source) {
   build_toml_of_.erase(source);
 }
 
-std::optional<std::filesystem::path> ProjectIndex::build_toml_of(
-    const std::filesystem::path& source) const {
+std::optional<std::filesystem::path> ProjectIndex::build_toml_of(const std::filesystem::path& source) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = build_toml_of_.find(source);
   return it == build_toml_of_.end() ? std::nullopt : it->second;
 }
 
-std::vector<std::filesystem::path> ProjectIndex::dependents(
-    const std::filesystem::path& build_toml) const {
+std::vector<std::filesystem::path> ProjectIndex::dependents(const std::filesystem::path& build_toml) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::filesystem::path> out;
   for (const auto& [source, toml] : build_toml_of_)

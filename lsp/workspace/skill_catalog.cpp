@@ -21,9 +21,12 @@ fs::path canonical_or_normal(const fs::path& path) {
 
 std::string_view origin_name(SkillOrigin origin) {
   switch (origin) {
-    case SkillOrigin::Workspace: return "workspace";
-    case SkillOrigin::User: return "user";
-    case SkillOrigin::Bundled: return "bundled";
+    case SkillOrigin::Workspace:
+      return "workspace";
+    case SkillOrigin::User:
+      return "user";
+    case SkillOrigin::Bundled:
+      return "bundled";
   }
   return "bundled";
 }
@@ -66,8 +69,10 @@ SkillCatalog SkillCatalog::load(const std::vector<SkillFolder>& folders) {
     std::error_code ec;
     if (!fs::is_directory(folder.path, ec)) continue;
     std::vector<fs::path> candidates;
-    for (auto it = fs::directory_iterator(folder.path, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-      if (it->is_directory(ec) && fs::is_regular_file(it->path() / "SKILL.md", ec)) candidates.push_back(it->path());
+    for (auto it = fs::directory_iterator(folder.path, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+      if (it->is_directory(ec) && fs::is_regular_file(it->path() / "SKILL.md", ec))
+        candidates.push_back(it->path());
     std::sort(candidates.begin(), candidates.end());
     for (const auto& candidate : candidates) {
       fs::path canonical = canonical_or_normal(candidate);
@@ -79,10 +84,12 @@ SkillCatalog SkillCatalog::load(const std::vector<SkillFolder>& folders) {
       SkillFrontMatter front = reading.front_matter.value_or(SkillFrontMatter{});
       // An unnamed skill is still listed, under its folder's name, so `validate` can be found.
       if (front.name.empty()) front.name = candidate.filename().string();
-      bool valid = reading.front_matter &&
-                   std::none_of(reading.problems.begin(), reading.problems.end(),
-                                [](const analyzers::Finding& f) { return f.severity == analyzers::Severity::Error; });
-      catalog.skills_.push_back(std::make_shared<const Skill>(canonical, folder.origin, std::move(front), valid));
+      bool valid = reading.front_matter && std::none_of(reading.problems.begin(), reading.problems.end(),
+                                                        [](const analyzers::Finding& f) {
+                                                          return f.severity == analyzers::Severity::Error;
+                                                        });
+      catalog.skills_.push_back(
+          std::make_shared<const Skill>(canonical, folder.origin, std::move(front), valid));
     }
   }
   return catalog;

@@ -22,7 +22,8 @@ std::vector<std::string> strings_of(const toml::table& table, std::string_view k
 }
 
 bool word_char(char c, ConstructScope scope) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (scope == ConstructScope::Toml && c == '-');
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+         (scope == ConstructScope::Toml && c == '-');
 }
 
 }  // namespace
@@ -56,14 +57,16 @@ Result<ConstructTable> ConstructTable::parse(std::string_view toml_text, const s
     else if (scope == "toml")
       c.scope = ConstructScope::Toml;
     else
-      return make_error_at("construct `" + c.id + "`: scope must be \"cuda\" or \"toml\"", source_name, line, 0);
+      return make_error_at("construct `" + c.id + "`: scope must be \"cuda\" or \"toml\"", source_name, line,
+                           0);
     if (c.id.empty() || c.heading.empty())
       return make_error_at("a construct needs `id` and `heading`", source_name, line, 0);
     for (const auto& text : c.pattern_texts) {
       try {
         c.patterns.emplace_back(text, std::regex::ECMAScript | std::regex::optimize);
       } catch (const std::regex_error& e) {
-        return make_error_at("construct `" + c.id + "`: bad pattern `" + text + "`: " + e.what(), source_name, line, 0);
+        return make_error_at("construct `" + c.id + "`: bad pattern `" + text + "`: " + e.what(), source_name,
+                             line, 0);
       }
     }
     table.constructs_.push_back(std::move(c));
@@ -91,7 +94,8 @@ const ConstructTable& ConstructTable::bundled() {
   return table;
 }
 
-std::optional<ConstructHit> ConstructTable::match_at(std::string_view line, size_t column, ConstructScope scope) const {
+std::optional<ConstructHit> ConstructTable::match_at(std::string_view line, size_t column,
+                                                     ConstructScope scope) const {
   // Spellings that need the line (cp.async, reinterpret_cast<float4*>, build.toml keys) first:
   // they are more specific than the word alone.
   for (const auto& c : constructs_) {

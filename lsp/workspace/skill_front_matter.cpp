@@ -18,10 +18,15 @@ constexpr size_t kNameMax = 64;
 constexpr size_t kDescriptionMax = 1024;
 constexpr size_t kCompatibilityMax = 500;
 
-constexpr std::array<std::string_view, 9> kKnownKeys = {
-    "name",          "description",   "license",
-    "compatibility", "metadata",      "allowed-tools",
-    "disable-model-invocation", "user-invocable", "argument-hint"};
+constexpr std::array<std::string_view, 9> kKnownKeys = {"name",
+                                                        "description",
+                                                        "license",
+                                                        "compatibility",
+                                                        "metadata",
+                                                        "allowed-tools",
+                                                        "disable-model-invocation",
+                                                        "user-invocable",
+                                                        "argument-hint"};
 
 // Reads one front matter against the specification; collects findings as it goes.
 class FrontMatterChecker {
@@ -60,7 +65,8 @@ class FrontMatterChecker {
     return -1;
   }
 
-  void add_at_column(Severity severity, uint32_t line, uint32_t column, uint32_t length, std::string message) {
+  void add_at_column(Severity severity, uint32_t line, uint32_t column, uint32_t length,
+                     std::string message) {
     problems.push_back(skill_finding(severity, file_, line, column, length, std::move(message)));
   }
 
@@ -105,10 +111,12 @@ bool plain_non_string(const YAML::Node& node) {
 }
 
 // A required or optional string value: a scalar, not a map or a list.
-std::optional<std::string> scalar_value(FrontMatterChecker& check, const std::string& key, const YAML::Node& value) {
+std::optional<std::string> scalar_value(FrontMatterChecker& check, const std::string& key,
+                                        const YAML::Node& value) {
   if (value.IsNull()) return std::string();
   if (!value.IsScalar()) {
-    check.error_at(value.Mark(), 1, "`" + key + "` must be a string, not a " + (value.IsMap() ? "map" : "list"));
+    check.error_at(value.Mark(), 1,
+                   "`" + key + "` must be a string, not a " + (value.IsMap() ? "map" : "list"));
     return std::nullopt;
   }
   return value.Scalar();
@@ -126,18 +134,23 @@ void check_name(FrontMatterChecker& check, const YAML::Node& key, const YAML::No
     return;
   }
   if (name->size() > kNameMax) {
-    check.error_at(mark, length, "`name` has " + std::to_string(name->size()) + " characters; at most " +
-                                     std::to_string(kNameMax) + " are allowed");
+    check.error_at(mark, length,
+                   "`name` has " + std::to_string(name->size()) + " characters; at most " +
+                       std::to_string(kNameMax) + " are allowed");
   }
   int column = check.value_column(mark, *name);
   for (size_t i = 0; i < name->size(); ++i) {
     unsigned char c = static_cast<unsigned char>((*name)[i]);
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') continue;
-    std::string shown = c >= 0x20 && c < 0x7f ? std::string(1, static_cast<char>(c)) : "\\x" + std::to_string(c);
-    std::string hint = (c >= 'A' && c <= 'Z') ? " (use lower case)" : c == '_' || c == ' ' || c == '.' ? " (use '-')" : "";
+    std::string shown =
+        c >= 0x20 && c < 0x7f ? std::string(1, static_cast<char>(c)) : "\\x" + std::to_string(c);
+    std::string hint = (c >= 'A' && c <= 'Z')             ? " (use lower case)"
+                       : c == '_' || c == ' ' || c == '.' ? " (use '-')"
+                                                          : "";
     std::string message = "`name` may contain only a-z, 0-9 and '-'; found '" + shown + "'" + hint;
     if (column >= 0)
-      check.add_at_column(Severity::Error, check.line_of(mark), static_cast<uint32_t>(column) + i, 1, message);
+      check.add_at_column(Severity::Error, check.line_of(mark), static_cast<uint32_t>(column) + i, 1,
+                          message);
     else
       check.error_at(mark, length, message);
     break;  // one finding per name; the rest usually repeat it
@@ -146,8 +159,9 @@ void check_name(FrontMatterChecker& check, const YAML::Node& key, const YAML::No
     check.error_at(mark, length, "`name` must not start or end with '-'");
   if (name->find("--") != std::string::npos) check.error_at(mark, length, "`name` must not contain '--'");
   if (!folder_name.empty() && *name != folder_name)
-    check.error_at(mark, length, "`name` is `" + *name + "` but the skill's folder is `" + std::string(folder_name) +
-                                     "`: agents find a skill by its folder, so the two must be equal");
+    check.error_at(mark, length,
+                   "`name` is `" + *name + "` but the skill's folder is `" + std::string(folder_name) +
+                       "`: agents find a skill by its folder, so the two must be equal");
 }
 
 void check_limited_text(FrontMatterChecker& check, const std::string& key, const YAML::Node& key_node,
@@ -159,11 +173,13 @@ void check_limited_text(FrontMatterChecker& check, const std::string& key, const
   const uint32_t length = std::max<uint32_t>(1, length_on_line(*text));
   size_t characters = utf8_length(*text);
   if (characters == 0) {
-    check.error_at(mark, length, "`" + key + "` is empty" +
-                                     (required ? ": say what the skill does and when to use it" : std::string()));
+    check.error_at(mark, length,
+                   "`" + key + "` is empty" +
+                       (required ? ": say what the skill does and when to use it" : std::string()));
   } else if (characters > max) {
-    check.error_at(mark, length, "`" + key + "` has " + std::to_string(characters) + " characters; at most " +
-                                     std::to_string(max) + " are allowed");
+    check.error_at(mark, length,
+                   "`" + key + "` has " + std::to_string(characters) + " characters; at most " +
+                       std::to_string(max) + " are allowed");
   }
 }
 
@@ -191,15 +207,16 @@ void check_metadata(FrontMatterChecker& check, const YAML::Node& value, SkillFro
       continue;
     }
     if (!v.IsScalar() && !v.IsNull()) {
-      check.error_at(v.Mark(), 1, "`metadata." + k.Scalar() + "` must be a string, not a " +
-                                      (v.IsMap() ? "map" : "list"));
+      check.error_at(v.Mark(), 1,
+                     "`metadata." + k.Scalar() + "` must be a string, not a " + (v.IsMap() ? "map" : "list"));
       continue;
     }
     if (v.IsNull() || plain_non_string(v)) {
       std::string shown = v.IsNull() ? "null" : v.Scalar();
-      check.warning_at(v.IsNull() ? k.Mark() : v.Mark(), static_cast<uint32_t>(std::max<size_t>(1, shown.size())),
-                       "`metadata." + k.Scalar() + "` is read as " + (v.IsNull() ? "null" : "a number or boolean") +
-                           " by typed YAML readers; quote it (\"" + (v.IsNull() ? "" : shown) + "\")");
+      check.warning_at(
+          v.IsNull() ? k.Mark() : v.Mark(), static_cast<uint32_t>(std::max<size_t>(1, shown.size())),
+          "`metadata." + k.Scalar() + "` is read as " + (v.IsNull() ? "null" : "a number or boolean") +
+              " by typed YAML readers; quote it (\"" + (v.IsNull() ? "" : shown) + "\")");
     }
     out.metadata[k.Scalar()] = v.IsNull() ? std::string() : v.Scalar();
   }
@@ -281,8 +298,8 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
     }
   }
   if (closing == 0) {
-    reading.problems.push_back(skill_finding(Severity::Error, file, 0, 0, 3,
-                                             "the front matter opened here is never closed with a `---` line"));
+    reading.problems.push_back(skill_finding(
+        Severity::Error, file, 0, 0, 3, "the front matter opened here is never closed with a `---` line"));
     return reading;
   }
   reading.body_line = closing + 1;
@@ -304,8 +321,9 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
   }
   if (!root.IsMap()) {
     check.error_at_line(root.IsNull() ? closing : 1,
-                        root.IsNull() ? "the front matter is empty: it needs `name:` and `description:`"
-                                      : "the front matter must be a map of keys (`name:`, `description:`, ...)");
+                        root.IsNull()
+                            ? "the front matter is empty: it needs `name:` and `description:`"
+                            : "the front matter must be a map of keys (`name:`, `description:`, ...)");
     reading.problems = std::move(check.problems);
     return reading;
   }
@@ -322,7 +340,8 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
     const std::string k = key.Scalar();
     const uint32_t key_length = static_cast<uint32_t>(k.size());
     if (!seen.insert(k).second) {
-      check.error_at(key.Mark(), key_length, "`" + k + "` is given twice; YAML readers keep only one of them");
+      check.error_at(key.Mark(), key_length,
+                     "`" + k + "` is given twice; YAML readers keep only one of them");
       continue;
     }
     if (k == "name") {
@@ -344,8 +363,9 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
     } else if (k == "user-invocable") {
       check_boolean(check, k, value, front.user_invocable);
     } else if (k == "version") {
-      check.warning_at(key.Mark(), key_length,
-                       "`version` is not a front matter key of the Agent Skills specification; put it under `metadata:`");
+      check.warning_at(
+          key.Mark(), key_length,
+          "`version` is not a front matter key of the Agent Skills specification; put it under `metadata:`");
     } else {
       std::string message = "unknown front matter key `" + k + "` (agents ignore it)";
       for (std::string_view known : kKnownKeys) {
@@ -359,9 +379,11 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
   }
   if (!seen.count("name"))
     check.error_at_line(0, "the front matter has no `name`: add `name: " +
-                               (folder_name.empty() ? std::string("my-skill") : std::string(folder_name)) + "`");
+                               (folder_name.empty() ? std::string("my-skill") : std::string(folder_name)) +
+                               "`");
   if (!seen.count("description"))
-    check.error_at_line(0, "the front matter has no `description`: say what the skill does and when to use it");
+    check.error_at_line(0,
+                        "the front matter has no `description`: say what the skill does and when to use it");
 
   reading.front_matter = std::move(front);
   reading.problems = std::move(check.problems);

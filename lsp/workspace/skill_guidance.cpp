@@ -79,7 +79,8 @@ std::optional<Guidance> SkillGuidance::for_rule(std::string_view rule_id, size_t
   const analyzers::RuleInfo* rule = analyzers::find_rule(rule_id);
   for (const auto& skill : catalog_->find_all(kCudaKernelsSkill)) {
     const SkillSectionIndex& index = skill->sections();
-    if (const SkillSection* section = index.find_rule(rule_id)) return render_guidance(*skill, *section, max_lines);
+    if (const SkillSection* section = index.find_rule(rule_id))
+      return render_guidance(*skill, *section, max_lines);
     // A rule whose page is elsewhere (frontend → troubleshooting.md).
     if (rule)
       if (const SkillSection* section = index.page(rule->guidance_page))

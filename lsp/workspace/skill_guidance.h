@@ -29,12 +29,12 @@ struct GuidanceQuery {
 };
 
 struct Guidance {
-  std::string title;             // the section's heading
-  std::string markdown;          // trimmed section + link to the whole of it
-  std::filesystem::path file;    // the page, absolute
-  std::string relative_file;     // "references/constructs.md"
-  uint32_t line = 0;             // the heading's line, 0-based
-  std::string skill;             // the skill's name
+  std::string title;           // the section's heading
+  std::string markdown;        // trimmed section + link to the whole of it
+  std::filesystem::path file;  // the page, absolute
+  std::string relative_file;   // "references/constructs.md"
+  uint32_t line = 0;           // the heading's line, 0-based
+  std::string skill;           // the skill's name
   bool trimmed = false;
 };
 

@@ -42,7 +42,8 @@ Result<size_t> copy_tree(const fs::path& from, const fs::path& to) {
     fs::create_directories(target.parent_path(), ec);
     if (ec) return make_error("cannot create " + target.parent_path().string() + ": " + ec.message());
     fs::copy_file(source, target, fs::copy_options::overwrite_existing, ec);
-    if (ec) return make_error("cannot copy " + source.string() + " to " + target.string() + ": " + ec.message());
+    if (ec)
+      return make_error("cannot copy " + source.string() + " to " + target.string() + ": " + ec.message());
     // Scripts must stay executable: agents run them as ./scripts/x.sh.
     fs::permissions(target, fs::status(source).permissions(), fs::perm_options::replace, ec);
     if (ec) return make_error("cannot set permissions of " + target.string() + ": " + ec.message());
@@ -55,17 +56,23 @@ Result<size_t> copy_tree(const fs::path& from, const fs::path& to) {
 
 std::string_view agent_name(SkillAgent agent) {
   switch (agent) {
-    case SkillAgent::Claude: return "claude";
-    case SkillAgent::Codex: return "codex";
-    case SkillAgent::OpenCode: return "opencode";
+    case SkillAgent::Claude:
+      return "claude";
+    case SkillAgent::Codex:
+      return "codex";
+    case SkillAgent::OpenCode:
+      return "opencode";
   }
   return "claude";
 }
 
-fs::path agent_skills_folder(SkillAgent agent, bool global, const fs::path& working_directory, const fs::path& home) {
+fs::path agent_skills_folder(SkillAgent agent, bool global, const fs::path& working_directory,
+                             const fs::path& home) {
   switch (agent) {
-    case SkillAgent::Claude: return (global ? home : working_directory) / ".claude" / "skills";
-    case SkillAgent::Codex: return (global ? home : working_directory) / ".codex" / "skills";
+    case SkillAgent::Claude:
+      return (global ? home : working_directory) / ".claude" / "skills";
+    case SkillAgent::Codex:
+      return (global ? home : working_directory) / ".codex" / "skills";
     case SkillAgent::OpenCode:
       return global ? home / ".config" / "opencode" / "skills" : working_directory / ".opencode" / "skills";
   }
@@ -116,7 +123,9 @@ Result<InstallReport> install_skill(const fs::path& skill_folder, const fs::path
     fs::remove_all(destination, ec);
     if (ec) return make_error("cannot remove " + destination.string() + ": " + ec.message());
     fs::rename(staging, destination, ec);
-    if (ec) return make_error("cannot move " + staging.string() + " to " + destination.string() + ": " + ec.message());
+    if (ec)
+      return make_error("cannot move " + staging.string() + " to " + destination.string() + ": " +
+                        ec.message());
     report.outcome = InstallOutcome::Replaced;
     report.files = *copied;
     return report;

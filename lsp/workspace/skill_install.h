@@ -24,7 +24,8 @@ std::string_view agent_name(SkillAgent agent);  // "claude", "codex", "opencode"
 
 // The folder that holds skills for `agent`: project (under `working_directory`) or global
 // (under `home`).
-std::filesystem::path agent_skills_folder(SkillAgent agent, bool global, const std::filesystem::path& working_directory,
+std::filesystem::path agent_skills_folder(SkillAgent agent, bool global,
+                                          const std::filesystem::path& working_directory,
                                           const std::filesystem::path& home);
 
 enum class InstallOutcome { Installed, Replaced, UpToDate };

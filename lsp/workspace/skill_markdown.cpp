@@ -56,10 +56,33 @@ std::optional<std::pair<uint32_t, uint32_t>> locate(const std::vector<std::strin
          at = text.find(destination, at + 1)) {
       if (at == 0) continue;
       char before = text[at - 1];
-      if (before == '(' || before == '<' || before == ' ' || before == '\t') return std::make_pair(line, static_cast<uint32_t>(at));
+      if (before == '(' || before == '<' || before == ' ' || before == '\t')
+        return std::make_pair(line, static_cast<uint32_t>(at));
     }
   }
   return std::nullopt;
+}
+
+// An ATX heading's text as written: `### __launch_bounds__` must stay `__launch_bounds__`,
+// which CommonMark's inline parse would turn into strong emphasis around "launch_bounds".
+std::optional<std::string> atx_heading_text(std::string_view line) {
+  size_t start = line.find_first_not_of(' ');
+  if (start == std::string_view::npos || start > 3 || line[start] != '#') return std::nullopt;
+  line.remove_prefix(start);
+  while (!line.empty() && line.front() == '#') line.remove_prefix(1);
+  auto trim = [](std::string_view& t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+  };
+  trim(line);
+  // An optional closing sequence: spaces, then only '#'s.
+  size_t hashes = line.find_last_not_of('#');
+  if (hashes == std::string_view::npos) return std::string();
+  if (hashes + 1 < line.size() && (line[hashes] == ' ' || line[hashes] == '\t')) {
+    line = line.substr(0, hashes + 1);
+    trim(line);
+  }
+  return std::string(line);
 }
 
 }  // namespace
@@ -104,9 +127,11 @@ MarkdownOutline outline_markdown(std::string_view text, uint32_t first_line) {
     cmark_node_type type = cmark_node_get_type(node);
     if (type == CMARK_NODE_HEADING) {
       MarkdownHeading heading;
-      heading.text = inline_text(node);
       heading.level = cmark_node_get_heading_level(node);
       heading.line = static_cast<uint32_t>(std::max(1, cmark_node_get_start_line(node)) - 1);
+      std::optional<std::string> atx =
+          heading.line < lines.size() ? atx_heading_text(lines[heading.line]) : std::nullopt;
+      heading.text = atx ? *atx : inline_text(node);
       outline.headings.push_back(std::move(heading));
     } else if (type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE) {
       const char* url = cmark_node_get_url(node);
@@ -114,8 +139,8 @@ MarkdownOutline outline_markdown(std::string_view text, uint32_t first_line) {
       cmark_node* block = cmark_node_parent(node);
       while (block && !is_block(block)) block = cmark_node_parent(block);
       uint32_t first = block ? static_cast<uint32_t>(std::max(1, cmark_node_get_start_line(block)) - 1) : 0;
-      uint32_t last = block ? static_cast<uint32_t>(std::max(1, cmark_node_get_end_line(block)) - 1)
-                            : outline.line_count;
+      uint32_t last =
+          block ? static_cast<uint32_t>(std::max(1, cmark_node_get_end_line(block)) - 1) : outline.line_count;
       auto& from = search_from[block];
       if (from.first < first) from = {first, 0};
       MarkdownLink link;

@@ -12,7 +12,7 @@
 namespace kl::lsp {
 
 struct MarkdownHeading {
-  std::string text;  // inline content as plain text: `code` spans without backticks
+  std::string text;  // as written (ATX: without the #s), so `__shared__` keeps its underscores
   int level = 1;     // 1..6
   uint32_t line = 0;
 };

@@ -37,15 +37,16 @@ std::string lower(std::string_view text) {
 
 // Words that every section has; they would only add noise to a ranking.
 bool is_stop_word(const std::string& word) {
-  static const std::set<std::string> kStop = {"a",    "an",   "the", "of",  "to",   "in",  "on",  "for",
-                                              "and",  "or",   "is",  "it",  "how",  "what", "with", "my",
-                                              "do",   "i",    "use", "when", "why", "does", "can", "be"};
+  static const std::set<std::string> kStop = {"a",   "an", "the", "of",   "to",  "in",   "on",   "for",
+                                              "and", "or", "is",  "it",   "how", "what", "with", "my",
+                                              "do",  "i",  "use", "when", "why", "does", "can",  "be"};
   return kStop.count(word) > 0;
 }
 
 size_t count_occurrences(std::string_view haystack, std::string_view needle) {
   size_t count = 0;
-  for (size_t at = haystack.find(needle); at != std::string_view::npos; at = haystack.find(needle, at + needle.size()))
+  for (size_t at = haystack.find(needle); at != std::string_view::npos;
+       at = haystack.find(needle, at + needle.size()))
     ++count;
   return count;
 }
@@ -104,8 +105,8 @@ std::string normalize_heading(std::string_view text) {
   return out;
 }
 
-SkillSectionIndex SkillSectionIndex::from_pages(const fs::path& skill_folder,
-                                                const std::vector<std::pair<std::string, std::string>>& pages) {
+SkillSectionIndex SkillSectionIndex::from_pages(
+    const fs::path& skill_folder, const std::vector<std::pair<std::string, std::string>>& pages) {
   SkillSectionIndex index;
   for (const auto& [file, text] : pages) add_page(skill_folder, file, text, index.sections_);
   return index;
@@ -118,8 +119,8 @@ SkillSectionIndex SkillSectionIndex::build(const fs::path& skill_folder) {
   std::vector<std::string> references;
   const fs::path root = skill_folder / "references";
   if (fs::is_directory(root, ec)) {
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       if (it->is_regular_file() && it->path().extension() == ".md")
         references.push_back(it->path().lexically_relative(skill_folder).generic_string());
   }

@@ -20,9 +20,9 @@
 namespace kl::lsp {
 
 struct SkillSection {
-  std::string heading;    // as written, without the #s
+  std::string heading;  // as written, without the #s
   int level = 1;
-  std::string file;       // relative to the skill folder, '/' separated: "references/constructs.md"
+  std::string file;            // relative to the skill folder, '/' separated: "references/constructs.md"
   std::filesystem::path path;  // absolute
   uint32_t first_line = 0;     // the heading's line, 0-based
   uint32_t end_line = 0;       // one past the last line of the section

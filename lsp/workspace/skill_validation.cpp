@@ -40,8 +40,8 @@ bool inside(const fs::path& folder, const fs::path& target) {
 }
 
 // Every relative link of one Markdown file must name something that exists.
-void check_links(std::string_view text, uint32_t first_line, const fs::path& file, const fs::path& skill_folder,
-                 std::vector<analyzers::Finding>& out) {
+void check_links(std::string_view text, uint32_t first_line, const fs::path& file,
+                 const fs::path& skill_folder, std::vector<analyzers::Finding>& out) {
   MarkdownOutline outline = outline_markdown(text, first_line);
   const fs::path base = file.parent_path();
   for (const auto& link : outline.links) {
@@ -50,9 +50,10 @@ void check_links(std::string_view text, uint32_t first_line, const fs::path& fil
     if (target.empty()) continue;
     const uint32_t length = static_cast<uint32_t>(link.destination.size());
     if (target[0] == '/') {
-      out.push_back(skill_finding(Severity::Warning, file.string(), link.line, link.column, length,
-                                  "link `" + link.destination +
-                                      "` is an absolute path; use a path relative to this file so installed copies work"));
+      out.push_back(skill_finding(
+          Severity::Warning, file.string(), link.line, link.column, length,
+          "link `" + link.destination +
+              "` is an absolute path; use a path relative to this file so installed copies work"));
       continue;
     }
     fs::path resolved = (base / percent_decode(target)).lexically_normal();
@@ -60,26 +61,29 @@ void check_links(std::string_view text, uint32_t first_line, const fs::path& fil
     if (!fs::exists(resolved, ec)) {
       out.push_back(skill_finding(Severity::Error, file.string(), link.line, link.column, length,
                                   "link target `" + target + "` does not exist (looked for " +
-                                      resolved.lexically_relative(skill_folder).string() + " in the skill folder)"));
+                                      resolved.lexically_relative(skill_folder).string() +
+                                      " in the skill folder)"));
     } else if (!inside(skill_folder, resolved)) {
       out.push_back(skill_finding(Severity::Warning, file.string(), link.line, link.column, length,
-                                  "link `" + target + "` leaves the skill's folder; an installed copy of the skill "
-                                  "will not contain it"));
+                                  "link `" + target +
+                                      "` leaves the skill's folder; an installed copy of the skill "
+                                      "will not contain it"));
     }
   }
 }
 
 void sort_findings(std::vector<analyzers::Finding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(), [](const analyzers::Finding& a, const analyzers::Finding& b) {
-    if (a.location.file != b.location.file) {
-      // SKILL.md first, then references in path order.
-      bool a_skill = fs::path(a.location.file).filename() == "SKILL.md";
-      bool b_skill = fs::path(b.location.file).filename() == "SKILL.md";
-      if (a_skill != b_skill) return a_skill;
-      return a.location.file < b.location.file;
-    }
-    return a.location.range.start < b.location.range.start;
-  });
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const analyzers::Finding& a, const analyzers::Finding& b) {
+                     if (a.location.file != b.location.file) {
+                       // SKILL.md first, then references in path order.
+                       bool a_skill = fs::path(a.location.file).filename() == "SKILL.md";
+                       bool b_skill = fs::path(b.location.file).filename() == "SKILL.md";
+                       if (a_skill != b_skill) return a_skill;
+                       return a.location.file < b.location.file;
+                     }
+                     return a.location.range.start < b.location.range.start;
+                   });
 }
 
 }  // namespace
@@ -117,8 +121,8 @@ std::vector<analyzers::Finding> validate_skill_folder(const fs::path& folder) {
   const fs::path references = folder / "references";
   if (fs::is_directory(references, ec)) {
     std::vector<fs::path> pages;
-    for (auto it = fs::recursive_directory_iterator(references, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(references, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       if (it->is_regular_file() && it->path().extension() == ".md") pages.push_back(it->path());
     std::sort(pages.begin(), pages.end());
     for (const auto& page : pages)

@@ -22,7 +22,8 @@ std::vector<analyzers::Finding> validate_skill_folder(const std::filesystem::pat
 
 // One SKILL.md's text (an editor's unsaved buffer), found at `skill_md` on disk: links are
 // resolved against its folder, the name is compared with the folder's name.
-std::vector<analyzers::Finding> validate_skill_text(std::string_view text, const std::filesystem::path& skill_md);
+std::vector<analyzers::Finding> validate_skill_text(std::string_view text,
+                                                    const std::filesystem::path& skill_md);
 
 bool has_errors(const std::vector<analyzers::Finding>& findings);
 

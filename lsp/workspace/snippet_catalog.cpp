@@ -23,10 +23,14 @@ std::optional<SnippetLanguage> parse_language(const std::string& text) {
 
 std::string_view language_name(SnippetLanguage language) {
   switch (language) {
-    case SnippetLanguage::Cuda: return "cuda";
-    case SnippetLanguage::Cpp: return "cpp";
-    case SnippetLanguage::Python: return "python";
-    case SnippetLanguage::Toml: return "toml";
+    case SnippetLanguage::Cuda:
+      return "cuda";
+    case SnippetLanguage::Cpp:
+      return "cpp";
+    case SnippetLanguage::Python:
+      return "python";
+    case SnippetLanguage::Toml:
+      return "toml";
   }
   return "cuda";
 }
@@ -57,7 +61,8 @@ Result<bool> SnippetCatalog::add(std::string_view toml_text, const std::string& 
     std::string language = (*entry)["language"].value_or(std::string("cuda"));
     auto parsed = parse_language(language);
     if (!parsed)
-      return make_error_at("snippet `" + s.id + "`: language must be cuda, cpp, python or toml", source_name, line, 0);
+      return make_error_at("snippet `" + s.id + "`: language must be cuda, cpp, python or toml", source_name,
+                           line, 0);
     s.language = *parsed;
     s.compile = (*entry)["compile"].value_or(s.language == SnippetLanguage::Cuda);
     if (s.id.empty() || s.prefix.empty() || s.body.empty())
@@ -66,10 +71,12 @@ Result<bool> SnippetCatalog::add(std::string_view toml_text, const std::string& 
     // quotes would add an empty line to every insertion.
     while (!s.body.empty() && s.body.back() == '\n') s.body.pop_back();
     auto expanded = expand_snippet_defaults(s.body);
-    if (!expanded) return make_error_at("snippet `" + s.id + "`: " + expanded.error().message, source_name, line, 0);
+    if (!expanded)
+      return make_error_at("snippet `" + s.id + "`: " + expanded.error().message, source_name, line, 0);
     s.expanded = std::move(*expanded);
     for (const auto& other : snippets_) {
-      if (other.id == s.id) return make_error_at("snippet id `" + s.id + "` is used twice", source_name, line, 0);
+      if (other.id == s.id)
+        return make_error_at("snippet id `" + s.id + "` is used twice", source_name, line, 0);
       if (other.prefix == s.prefix)
         return make_error_at("snippet prefix `" + s.prefix + "` is used twice", source_name, line, 0);
     }
@@ -89,8 +96,8 @@ Result<SnippetCatalog> SnippetCatalog::load(const std::filesystem::path& folder)
   std::error_code ec;
   if (!std::filesystem::is_directory(folder, ec)) return make_error(folder.string() + " is not a folder");
   std::vector<std::filesystem::path> files;
-  for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec))
+  for (auto it = std::filesystem::directory_iterator(folder, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     if (it->is_regular_file() && it->path().extension() == ".toml") files.push_back(it->path());
   std::sort(files.begin(), files.end());
   SnippetCatalog catalog;

@@ -23,11 +23,11 @@ struct Snippet {
   std::string prefix;       // what the user types: "kl-rmsnorm"
   std::string description;  // one line
   SnippetLanguage language = SnippetLanguage::Cuda;
-  std::string guidance;     // heading or construct of the skill section that explains it
-  bool compile = true;      // CUDA only: nvcc must compile the expansion
-  std::string body;         // snippet syntax, without the leading newline of the TOML string
-  std::string expanded;     // body with every placeholder at its default
-  std::string source;       // file it came from
+  std::string guidance;  // heading or construct of the skill section that explains it
+  bool compile = true;   // CUDA only: nvcc must compile the expansion
+  std::string body;      // snippet syntax, without the leading newline of the TOML string
+  std::string expanded;  // body with every placeholder at its default
+  std::string source;    // file it came from
 };
 
 class SnippetCatalog {

@@ -8,10 +8,14 @@ using ordered_json = nlohmann::ordered_json;
 // VS Code's language ids (CUDA is "cuda-cpp" there).
 const char* vscode_scope(SnippetLanguage language) {
   switch (language) {
-    case SnippetLanguage::Cuda: return "cuda-cpp";
-    case SnippetLanguage::Cpp: return "cpp,cuda-cpp";
-    case SnippetLanguage::Python: return "python";
-    case SnippetLanguage::Toml: return "toml";
+    case SnippetLanguage::Cuda:
+      return "cuda-cpp";
+    case SnippetLanguage::Cpp:
+      return "cpp,cuda-cpp";
+    case SnippetLanguage::Python:
+      return "python";
+    case SnippetLanguage::Toml:
+      return "toml";
   }
   return "cuda-cpp";
 }
@@ -19,10 +23,14 @@ const char* vscode_scope(SnippetLanguage language) {
 // Neovim's filetypes; a C++ binding snippet is offered in .cu files too.
 std::vector<std::string> neovim_filetypes(SnippetLanguage language) {
   switch (language) {
-    case SnippetLanguage::Cuda: return {"cuda"};
-    case SnippetLanguage::Cpp: return {"cpp", "cuda"};
-    case SnippetLanguage::Python: return {"python"};
-    case SnippetLanguage::Toml: return {"toml"};
+    case SnippetLanguage::Cuda:
+      return {"cuda"};
+    case SnippetLanguage::Cpp:
+      return {"cpp", "cuda"};
+    case SnippetLanguage::Python:
+      return {"python"};
+    case SnippetLanguage::Toml:
+      return {"toml"};
   }
   return {"cuda"};
 }

@@ -11,9 +11,8 @@
 //  - JSON: {"snippets": [{id, name, prefix, description, language, guidance, body, expanded}]}
 //    for agents and scripts.
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "lsp/workspace/snippet_catalog.h"
 

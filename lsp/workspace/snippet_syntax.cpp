@@ -10,9 +10,9 @@ namespace {
 
 struct Node {
   enum class Kind { Text, Tabstop, Placeholder, Choice, Variable } kind = Kind::Text;
-  std::string text;  // Text: the characters; Variable: the name
-  int number = -1;   // Tabstop, Placeholder, Choice
-  std::vector<Node> children;      // Placeholder / Variable default
+  std::string text;                  // Text: the characters; Variable: the name
+  int number = -1;                   // Tabstop, Placeholder, Choice
+  std::vector<Node> children;        // Placeholder / Variable default
   std::vector<std::string> options;  // Choice
 };
 
@@ -35,7 +35,8 @@ class Parser {
     };
     while (pos_ < s_.size() && !error) {
       char c = s_[pos_];
-      if (c == '\\' && pos_ + 1 < s_.size() && (s_[pos_ + 1] == '$' || s_[pos_ + 1] == '}' || s_[pos_ + 1] == '\\')) {
+      if (c == '\\' && pos_ + 1 < s_.size() &&
+          (s_[pos_ + 1] == '$' || s_[pos_ + 1] == '}' || s_[pos_ + 1] == '\\')) {
         text += s_[pos_ + 1];
         pos_ += 2;
       } else if (c == '}' && inside) {
@@ -67,7 +68,8 @@ class Parser {
 
   int number() {
     int n = 0;
-    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) n = n * 10 + (s_[pos_++] - '0');
+    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
+      n = n * 10 + (s_[pos_++] - '0');
     return n;
   }
 
@@ -107,7 +109,8 @@ class Parser {
         ++pos_;
         choice(node, start);
       } else {
-        fail(std::string("unexpected `") + s_[pos_] + "` after `${" + std::to_string(node.number) + "`", pos_);
+        fail(std::string("unexpected `") + s_[pos_] + "` after `${" + std::to_string(node.number) + "`",
+             pos_);
       }
     } else if (pos_ < s_.size() && is_name_start(s_[pos_])) {
       node.kind = Node::Kind::Variable;
@@ -161,13 +164,15 @@ class Parser {
 
 void collect_defaults(const std::vector<Node>& nodes, std::map<int, const Node*>& defaults) {
   for (const auto& node : nodes) {
-    if ((node.kind == Node::Kind::Placeholder || node.kind == Node::Kind::Choice) && !defaults.count(node.number))
+    if ((node.kind == Node::Kind::Placeholder || node.kind == Node::Kind::Choice) &&
+        !defaults.count(node.number))
       defaults[node.number] = &node;
     collect_defaults(node.children, defaults);
   }
 }
 
-void render(const std::vector<Node>& nodes, const std::map<int, const Node*>& defaults, std::string& out, int depth) {
+void render(const std::vector<Node>& nodes, const std::map<int, const Node*>& defaults, std::string& out,
+            int depth) {
   for (const auto& node : nodes) {
     switch (node.kind) {
       case Node::Kind::Text:

@@ -39,14 +39,13 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "lsp/transport/frame_reader.h"
 
@@ -135,8 +134,10 @@ class Server {
       if (fds[1].revents & (POLLIN | POLLHUP)) pump();
       if (fds[0].revents & POLLOUT) {
         ssize_t n = write(to_server_, bytes.data() + done, bytes.size() - done);
-        if (n > 0) done += static_cast<size_t>(n);
-        else if (n < 0 && errno != EAGAIN && errno != EINTR) throw Failure("the server closed its stdin");
+        if (n > 0)
+          done += static_cast<size_t>(n);
+        else if (n < 0 && errno != EAGAIN && errno != EINTR)
+          throw Failure("the server closed its stdin");
       } else if (fds[0].revents & (POLLERR | POLLHUP)) {
         throw Failure("the server closed its stdin");
       }
@@ -209,7 +210,8 @@ class Matcher {
         return true;
       }
       if (p.rfind("{{regex:", 0) == 0 && p.size() > 10) {
-        if (actual.is_string() && std::regex_search(actual.get<std::string>(), std::regex(p.substr(8, p.size() - 10))))
+        if (actual.is_string() &&
+            std::regex_search(actual.get<std::string>(), std::regex(p.substr(8, p.size() - 10))))
           return true;
         why = at + ": " + actual.dump() + " does not match " + p;
         return false;
@@ -300,7 +302,8 @@ std::vector<Directive> parse_transcript(const fs::path& path) {
       out.push_back({number, line.substr(0, 3), line.substr(3)});
     } else if (line.rfind("!", 0) == 0) {
       size_t space = line.find(' ');
-      out.push_back({number, line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)});
+      out.push_back(
+          {number, line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)});
     } else if (line.empty() || line[0] == '#') {
       continue;
     } else if (!out.empty() && (out.back().kind == "-->" || out.back().kind == "<--")) {
@@ -319,9 +322,12 @@ std::string substitute(std::string text, const std::map<std::string, std::string
     if (end == std::string::npos) break;
     std::string name = text.substr(at + 2, end - at - 2);
     std::string value;
-    if (auto v = variables.find(name); v != variables.end()) value = v->second;
-    else if (auto c = captures.find(name); c != captures.end()) value = c->second.dump();
-    else throw Failure("unknown variable ${" + name + "}");
+    if (auto v = variables.find(name); v != variables.end())
+      value = v->second;
+    else if (auto c = captures.find(name); c != captures.end())
+      value = c->second.dump();
+    else
+      throw Failure("unknown variable ${" + name + "}");
     text.replace(at, end - at + 1, value);
     at += value.size();
   }
@@ -342,7 +348,7 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
   if (fs::exists(fixtures)) fs::copy(fixtures, root, fs::copy_options::recursive);
   fs::path log = root.string() + ".log";
   std::map<std::string, std::string> variables = {{"ROOT", root.string()},
-                                                   {"ROOT_URI", percent_encode_path(root.string())}};
+                                                  {"ROOT_URI", percent_encode_path(root.string())}};
   Matcher matcher;
   std::set<std::string> quiet_methods;
   bool check_unread = false;
@@ -390,9 +396,9 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
           }
           if (matched) break;
           if (!alive || Clock::now() >= deadline) {
-            throw Failure("no message matched " + pattern.dump() + "\n  closest mismatch: " +
-                          (closest.empty() ? "(no messages)" : closest) + "\n  unread messages:\n" +
-                          describe_queue(server.queue));
+            throw Failure("no message matched " + pattern.dump() +
+                          "\n  closest mismatch: " + (closest.empty() ? "(no messages)" : closest) +
+                          "\n  unread messages:\n" + describe_queue(server.queue));
           }
           alive = server.pump(std::chrono::milliseconds(50));
         }
@@ -402,7 +408,8 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
         size_t space = body.find(' ');
         fs::path target = root / body.substr(0, space);
         fs::create_directories(target.parent_path());
-        std::ofstream(target, std::ios::binary) << unescape(space == std::string::npos ? "" : body.substr(space + 1));
+        std::ofstream(target, std::ios::binary)
+            << unescape(space == std::string::npos ? "" : body.substr(space + 1));
       } else if (d.kind == "!close") {
         server.close_stdin();
       } else if (d.kind == "!exit") {
@@ -410,7 +417,8 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
         auto code = server.wait_exit(std::chrono::seconds(15));
         if (!code) throw Failure("the server did not exit");
         if (*code != expected)
-          throw Failure("the server exited with " + std::to_string(*code) + ", expected " + std::to_string(expected));
+          throw Failure("the server exited with " + std::to_string(*code) + ", expected " +
+                        std::to_string(expected));
       } else if (d.kind == "!quiet") {
         check_unread = true;
         std::istringstream words(body);
@@ -420,15 +428,16 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
       }
     }
     failed_line = 0;
-    if (!server.exited()) throw Failure("the transcript ended but the server is still running (end with exit)");
+    if (!server.exited())
+      throw Failure("the transcript ended but the server is still running (end with exit)");
     if (check_unread) {
       for (const auto& m : server.queue)
         if (!m.contains("method") || !quiet_methods.count(m["method"].get<std::string>()))
           throw Failure("unread message from the server: " + m.dump().substr(0, 600));
     }
   } catch (const std::exception& e) {
-    std::cerr << transcript.string() << (failed_line ? ":" + std::to_string(failed_line) : "") << ": FAILED\n  "
-              << e.what() << "\n--- server log (" << log.string() << ") ---\n";
+    std::cerr << transcript.string() << (failed_line ? ":" + std::to_string(failed_line) : "")
+              << ": FAILED\n  " << e.what() << "\n--- server log (" << log.string() << ") ---\n";
     std::ifstream in(log);
     std::deque<std::string> tail;
     for (std::string line; std::getline(in, line);) {
@@ -453,10 +462,14 @@ int main(int argc, char** argv) {
   std::vector<fs::path> transcripts;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--server-arg" && i + 1 < argc) server.push_back(argv[++i]);
-    else if (arg == "--server" && i + 1 < argc) server.insert(server.begin(), argv[++i]);
-    else if (arg == "--fixtures" && i + 1 < argc) fixtures = argv[++i];
-    else transcripts.push_back(arg);
+    if (arg == "--server-arg" && i + 1 < argc)
+      server.push_back(argv[++i]);
+    else if (arg == "--server" && i + 1 < argc)
+      server.insert(server.begin(), argv[++i]);
+    else if (arg == "--fixtures" && i + 1 < argc)
+      fixtures = argv[++i];
+    else
+      transcripts.push_back(arg);
   }
   if (server.empty() || transcripts.empty()) {
     std::cerr << "usage: kernel-lsp-transcript --server BINARY [--server-arg ARG]... "

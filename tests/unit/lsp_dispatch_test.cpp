@@ -1,11 +1,10 @@
 // JSON-RPC dispatch: every request answered exactly once, notifications never, and the
 // protocol's error codes for each way a client can get it wrong.
 #include <catch2/catch.hpp>
-
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "lsp/protocol/dispatcher.h"
@@ -47,11 +46,11 @@ struct Session {
   Dispatcher dispatcher{sink};
   std::vector<Reply> parked;  // replies kept for later
   Session() {
-    dispatcher.on_request("initialize", [](const json&, Reply r) { r.result({{"capabilities", json::object()}}); });
+    dispatcher.on_request("initialize",
+                          [](const json&, Reply r) { r.result({{"capabilities", json::object()}}); });
     dispatcher.on_request("echo", [](const json& p, Reply r) { r.result(p); });
-    dispatcher.on_request("typed", [](const json& p, Reply r) {
-      r.result(kl::lsp::string_field(p, "name"));
-    });
+    dispatcher.on_request("typed",
+                          [](const json& p, Reply r) { r.result(kl::lsp::string_field(p, "name")); });
     dispatcher.on_request("throws", [](const json&, Reply) { throw std::runtime_error("boom"); });
     dispatcher.on_request("park", [this](const json&, Reply r) { parked.push_back(r); });
     dispatcher.on_request("twice", [](const json&, Reply r) {
@@ -230,16 +229,20 @@ TEST_CASE("server-to-client requests get their responses routed back", "[dispatc
   int got_error = 0;
   s.dispatcher.call("workspace/configuration", {{"items", json::array()}},
                     [&](const json* result, const kl::lsp::RpcError*) { got_result = *result; });
-  s.dispatcher.call("window/workDoneProgress/create", {{"token", "t"}},
-                    [&](const json*, const kl::lsp::RpcError* error) { got_error = static_cast<int>(error->code); });
+  s.dispatcher.call(
+      "window/workDoneProgress/create", {{"token", "t"}},
+      [&](const json*, const kl::lsp::RpcError* error) { got_error = static_cast<int>(error->code); });
   auto sent = s.sink.take();
   REQUIRE(sent.size() == 2);
   CHECK(sent[0]["method"] == "workspace/configuration");
   json first_id = sent[0]["id"], second_id = sent[1]["id"];
   CHECK(first_id != second_id);
-  s.dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", second_id}, {"error", {{"code", -32601}, {"message", "no"}}}}.dump());
-  s.dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", first_id}, {"result", json::array({{{"a", 1}}})}}.dump());
-  s.dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", 999}, {"result", nullptr}}.dump());  // unknown: ignored
+  s.dispatcher.receive(
+      json{{"jsonrpc", "2.0"}, {"id", second_id}, {"error", {{"code", -32601}, {"message", "no"}}}}.dump());
+  s.dispatcher.receive(
+      json{{"jsonrpc", "2.0"}, {"id", first_id}, {"result", json::array({{{"a", 1}}})}}.dump());
+  s.dispatcher.receive(
+      json{{"jsonrpc", "2.0"}, {"id", 999}, {"result", nullptr}}.dump());  // unknown: ignored
   CHECK(got_result[0]["a"] == 1);
   CHECK(got_error == -32601);
   CHECK(s.sink.take().empty());

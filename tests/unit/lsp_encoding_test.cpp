@@ -11,7 +11,8 @@ using kl::lsp::PositionEncoding;
 
 TEST_CASE("utf-8 is chosen when offered, utf-16 otherwise", "[encoding]") {
   auto choose = [](json caps) { return kl::lsp::negotiate_position_encoding(caps); };
-  CHECK(choose({{"general", {{"positionEncodings", {"utf-16", "utf-8"}}}}}).encoding == PositionEncoding::Utf8);
+  CHECK(choose({{"general", {{"positionEncodings", {"utf-16", "utf-8"}}}}}).encoding ==
+        PositionEncoding::Utf8);
   CHECK(choose({{"general", {{"positionEncodings", {"utf-16"}}}}}).encoding == PositionEncoding::Utf16);
   CHECK(choose({{"general", {{"positionEncodings", {"utf-32"}}}}}).encoding == PositionEncoding::Utf16);
   CHECK(choose(json::object()).encoding == PositionEncoding::Utf16);
@@ -72,7 +73,7 @@ TEST_CASE("malformed positions are invalid params", "[encoding]") {
   CHECK_THROWS_AS(utf16.from_lsp(json{{"line", -1}, {"character", 0}}), kl::lsp::RpcException);
   CHECK_THROWS_AS(utf16.from_lsp(json{{"line", 0}}), kl::lsp::RpcException);
   CHECK_THROWS_AS(utf16.range_from_lsp(json{{"start", {{"line", 1}, {"character", 0}}},
-                                              {"end", {{"line", 0}, {"character", 0}}}}),
+                                            {"end", {{"line", 0}, {"character", 0}}}}),
                   kl::lsp::RpcException);
 }
 

@@ -1,8 +1,7 @@
 // Feature logic on plain data: outline, suppression edits, hover text, document kinds,
 // settings, and the JSON shapes of diagnostics and code actions.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "lsp/features/document_symbols.h"
 #include "lsp/features/hover.h"
@@ -139,7 +138,8 @@ TEST_CASE("settings merge from either shape and report bad values", "[settings]"
   CHECK(conversion.settings.disabled_rules.count("smem-limit") == 1);
   CHECK(conversion.settings.disabled_rules.count("misaligned-access") == 1);
 
-  kl::lsp::merge_settings(settings, json{{"extraFlags", "nope"}, {"debounceMs", -1}, {"cudaPath", ""}}, problems);
+  kl::lsp::merge_settings(settings, json{{"extraFlags", "nope"}, {"debounceMs", -1}, {"cudaPath", ""}},
+                          problems);
   CHECK(problems.size() == 2);
   CHECK_FALSE(settings.cuda_path);
   CHECK(settings.extra_flags == std::vector<std::string>{"-DX=1"});
@@ -166,7 +166,8 @@ an::Finding sample_finding(const std::string& file, const std::string& toml) {
 TEST_CASE("findings become LSP diagnostics with code, link, notes and fixes", "[diagnostics]") {
   const std::string file = "/p/k.cu", toml = "/p/build.toml";
   auto source = std::make_shared<const std::string>("// é  __reduce_add_sync(m, v);\n");
-  auto toml_text = std::make_shared<const std::string>("[kernel.x]\nbackend = \"cuda\"\ncuda-capabilities = [\"7.5\"]\n");
+  auto toml_text =
+      std::make_shared<const std::string>("[kernel.x]\nbackend = \"cuda\"\ncuda-capabilities = [\"7.5\"]\n");
   kl::lsp::ConverterCache cache(kl::lsp::PositionEncoding::Utf16, [&](const std::filesystem::path& p) {
     return p == toml ? toml_text : nullptr;
   });
@@ -194,11 +195,12 @@ TEST_CASE("findings become LSP diagnostics with code, link, notes and fixes", "[
 
 TEST_CASE("code actions: the finding's fixes, then a suppression", "[code-actions]") {
   std::string text = "void f() {\n  __reduce_add_sync(m, v);\n}\n";
-  json diagnostic = {{"range", {{"start", {{"line", 1}, {"character", 2}}}, {"end", {{"line", 1}, {"character", 19}}}}},
-                     {"source", "kernel-lsp"},
-                     {"code", "arch-mismatch"},
-                     {"message", "m"},
-                     {"data", {{"fixes", {{{"title", "Guard"}, {"edit", {{"changes", json::object()}}}}}}}}};
+  json diagnostic = {
+      {"range", {{"start", {{"line", 1}, {"character", 2}}}, {"end", {{"line", 1}, {"character", 19}}}}},
+      {"source", "kernel-lsp"},
+      {"code", "arch-mismatch"},
+      {"message", "m"},
+      {"data", {{"fixes", {{{"title", "Guard"}, {"edit", {{"changes", json::object()}}}}}}}}};
   json foreign = diagnostic;
   foreign["source"] = "clangd";
   json params = {{"textDocument", {{"uri", "file:///p/k.cu"}}},
@@ -217,8 +219,9 @@ TEST_CASE("code actions: the finding's fixes, then a suppression", "[code-action
   CHECK(kl::lsp::code_actions(params, text, kl::lsp::DocumentKind::Source).empty());
   params["context"].erase("only");
   CHECK(kl::lsp::code_actions(params, text, kl::lsp::DocumentKind::BuildToml).size() == 1);
-  CHECK_THROWS_AS(kl::lsp::code_actions(json{{"textDocument", {{"uri", "x"}}}}, text, kl::lsp::DocumentKind::Source),
-                  kl::lsp::RpcException);
+  CHECK_THROWS_AS(
+      kl::lsp::code_actions(json{{"textDocument", {{"uri", "x"}}}}, text, kl::lsp::DocumentKind::Source),
+      kl::lsp::RpcException);
 }
 
 TEST_CASE("hover on a kernel describes its resources and targets", "[hover]") {

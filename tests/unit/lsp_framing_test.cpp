@@ -1,9 +1,8 @@
 // Framing: Content-Length messages are read exactly, whatever the chunking, and bad frames are
 // reported without losing the stream. Also the transport's read loop over a real pipe.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,8 +76,7 @@ TEST_CASE("bare newlines are accepted for hand-written input", "[framing]") {
   CHECK(events[0].payload == "{}");
 }
 
-TEST_CASE("a header block without Content-Length is reported and the next frame still parses",
-          "[framing]") {
+TEST_CASE("a header block without Content-Length is reported and the next frame still parses", "[framing]") {
   FrameReader reader;
   reader.feed("Content-Type: x\r\n\r\n" + encode_frame("{}"));
   auto events = drain(reader);

@@ -1,8 +1,7 @@
 // The per-document scheduler and its debounce policy: stale updates skipped, running work
 // cancelled, outdated results dropped, reads answered exactly once.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <future>
 #include <mutex>
 

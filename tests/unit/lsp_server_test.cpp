@@ -1,14 +1,14 @@
 // The LSP layer in-process, over a scripted analysis backend: documents in, diagnostics out,
 // in the negotiated encoding; features; build.toml dependents; stale reads.
-#include <catch2/catch.hpp>
+#include "lsp/server/lsp_server.h"
 
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 
 #include "lsp/protocol/dispatcher.h"
-#include "lsp/server/lsp_server.h"
 #include "lsp/server/uri.h"
 #include "tests/lsp/fake_backend.h"
 
@@ -84,7 +84,8 @@ struct Client {
   json request(const std::string& method, json params) {
     int id = next_id++;
     dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
-    auto reply = sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
+    auto reply =
+        sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
     REQUIRE(reply);
     return *reply;
   }
@@ -94,8 +95,8 @@ struct Client {
     return id;
   }
   std::optional<json> reply_to(int id, std::chrono::milliseconds timeout = 5s) {
-    return sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
-                     timeout);
+    return sink.take(
+        [id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); }, timeout);
   }
   void notify(const std::string& method, json params) {
     dispatcher.receive(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump());
@@ -108,10 +109,12 @@ struct Client {
     REQUIRE(m);
     return (*m)["params"];
   }
-  std::string open(const fs::path& path, const std::string& language, const std::string& text, int version = 1) {
+  std::string open(const fs::path& path, const std::string& language, const std::string& text,
+                   int version = 1) {
     std::string uri = kl::lsp::path_to_uri(path);
-    notify("textDocument/didOpen",
-           {{"textDocument", {{"uri", uri}, {"languageId", language}, {"version", version}, {"text", text}}}});
+    notify(
+        "textDocument/didOpen",
+        {{"textDocument", {{"uri", uri}, {"languageId", language}, {"version", version}, {"text", text}}}});
     return uri;
   }
   json initialize_result;
@@ -121,9 +124,7 @@ json range(int l1, int c1, int l2, int c2) {
   return {{"start", {{"line", l1}, {"character", c1}}}, {"end", {{"line", l2}, {"character", c2}}}};
 }
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void write_file(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
@@ -180,10 +181,10 @@ TEST_CASE("code actions offer the suppression comment", "[server]") {
   Client client(json{{"textDocument", {{"codeAction", {{"codeActionLiteralSupport", json::object()}}}}}});
   std::string uri = client.open(client.root / "k.cu", "cuda", "void f() {\n    BUG();\n}\n");
   json published = client.diagnostics_for(uri, 1);
-  json reply = client.request("textDocument/codeAction",
-                              {{"textDocument", {{"uri", uri}}},
-                               {"range", published["diagnostics"][0]["range"]},
-                               {"context", {{"diagnostics", published["diagnostics"]}}}});
+  json reply =
+      client.request("textDocument/codeAction", {{"textDocument", {{"uri", uri}}},
+                                                 {"range", published["diagnostics"][0]["range"]},
+                                                 {"context", {{"diagnostics", published["diagnostics"]}}}});
   REQUIRE(reply["result"].size() == 1);
   CHECK(reply["result"][0]["title"] == "Suppress fake-rule on this line");
   CHECK(reply["result"][0]["edit"]["changes"][uri][0]["newText"] == "    // kernel-lsp: ignore[fake-rule]\n");
@@ -215,12 +216,12 @@ TEST_CASE("pull diagnostics: full, then unchanged, and ContentModified when edit
   CHECK(same["result"]["kind"] == "unchanged");
 
   // An edit waits 10 s to be analysed; the pull for it is made stale by a second edit.
-  client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
-                                          {"contentChanges", {{{"text", "x\n"}}}}});
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 2}}}, {"contentChanges", {{{"text", "x\n"}}}}});
   int pending = client.send_request("textDocument/diagnostic", {{"textDocument", {{"uri", uri}}}});
   CHECK_FALSE(client.reply_to(pending, 100ms));
-  client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 3}}},
-                                          {"contentChanges", {{{"text", "y\n"}}}}});
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 3}}}, {"contentChanges", {{{"text", "y\n"}}}}});
   auto stale = client.reply_to(pending);
   REQUIRE(stale);
   CHECK((*stale)["error"]["code"] == -32801);
@@ -253,7 +254,8 @@ TEST_CASE("editing an open build.toml re-lints the files that depend on it", "[s
   REQUIRE(jobs.size() >= before + 2);
   bool source_relinted_with_unsaved_toml = false;
   for (const auto& job : jobs)
-    if (job.file.filename() == "k.cu" && job.project && *job.project->text == "[kernel.k]\nbakend = \"cuda\"\n")
+    if (job.file.filename() == "k.cu" && job.project &&
+        *job.project->text == "[kernel.k]\nbakend = \"cuda\"\n")
       source_relinted_with_unsaved_toml = true;
   CHECK(source_relinted_with_unsaved_toml);
 }
@@ -274,22 +276,25 @@ TEST_CASE("a settings change rebuilds the analyzer and re-lints", "[server]") {
   Client client;
   std::string uri = client.open(client.root / "k.cu", "cuda", "int x;\n");
   client.diagnostics_for(uri, 1);
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelLsp", {{"extraFlags", {"-DFOO"}}}}}}});
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelLsp", {{"extraFlags", {"-DFOO"}}}}}}});
   client.diagnostics_for(uri, 1);
   CHECK(client.backend->reconfigured == 1);
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelLsp", {{"extraFlags", 3}}}}}});
-  auto warning = client.sink.take([](const json& m) { return m.value("method", "") == "window/showMessage"; });
+  auto warning =
+      client.sink.take([](const json& m) { return m.value("method", "") == "window/showMessage"; });
   REQUIRE(warning);
   CHECK_THAT((*warning)["params"]["message"].get<std::string>(), Catch::Contains("extraFlags"));
 }
 
 TEST_CASE("workspace/configuration is asked for and applied", "[server]") {
   Client client(json{{"workspace", {{"configuration", true}}}});
-  auto ask = client.sink.take([](const json& m) { return m.value("method", "") == "workspace/configuration"; });
+  auto ask =
+      client.sink.take([](const json& m) { return m.value("method", "") == "workspace/configuration"; });
   REQUIRE(ask);
   CHECK((*ask)["params"]["items"][0]["section"] == "kernelLsp");
-  client.dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", (*ask)["id"]},
-                                 {"result", {{{"defaultArchs", {"8.0"}}}}}}.dump());
+  client.dispatcher.receive(
+      json{{"jsonrpc", "2.0"}, {"id", (*ask)["id"]}, {"result", {{{"defaultArchs", {"8.0"}}}}}}.dump());
   CHECK(client.backend->reconfigured == 1);
 }
 
@@ -297,7 +302,8 @@ TEST_CASE("progress is reported for the first analysis when the client supports 
   Client client(json{{"window", {{"workDoneProgress", true}}}});
   client.backend->delay_ms = 200;
   std::string uri = client.open(client.root / "k.cu", "cuda", "int x;\n");
-  auto create = client.sink.take([](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; });
+  auto create = client.sink.take(
+      [](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; });
   REQUIRE(create);
   json token = (*create)["params"]["token"];
   client.dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", (*create)["id"]}, {"result", nullptr}}.dump());

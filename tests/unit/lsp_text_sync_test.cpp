@@ -8,8 +8,9 @@ using kl::lsp::PositionEncoding;
 
 namespace {
 json change(int l1, int c1, int l2, int c2, std::string text) {
-  return {{"range", {{"start", {{"line", l1}, {"character", c1}}}, {"end", {{"line", l2}, {"character", c2}}}}},
-          {"text", std::move(text)}};
+  return {
+      {"range", {{"start", {{"line", l1}, {"character", c1}}}, {"end", {{"line", l2}, {"character", c2}}}}},
+      {"text", std::move(text)}};
 }
 }  // namespace
 

@@ -2,13 +2,14 @@
 // --claude / --codex / --opencode, project and --global, --dest; scripts keep their execute
 // bits; an existing different copy is refused without --force. Also `skills list|show|validate`
 // through the real binary, and install_skill() itself.
-#include <catch2/catch.hpp>
+#include "lsp/workspace/skill_install.h"
+
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "lsp/workspace/skill_install.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
 
@@ -23,7 +24,8 @@ struct Sandbox {
   fs::path root, home, project;
   Sandbox() {
     static int counter = 0;
-    root = fs::temp_directory_path() / ("kl-skill-install-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    root = fs::temp_directory_path() /
+           ("kl-skill-install-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
     fs::remove_all(root);
     home = root / "home";
     project = root / "project";
@@ -114,13 +116,17 @@ TEST_CASE("install refuses to overwrite a different copy without --force") {
   CHECK(again.exit_code == 0);
   CHECK(again.out.find("up to date") != std::string::npos);
 
-  { std::ofstream(installed / "SKILL.md", std::ios::app) << "\nA local edit.\n"; }
+  {
+    std::ofstream(installed / "SKILL.md", std::ios::app) << "\nA local edit.\n";
+  }
   Run refused = kernel_lsp(box, {"skills", "install"});
   CHECK(refused.exit_code == 1);
   CHECK(refused.err.find("--force") != std::string::npos);
   CHECK(kl::read_file_text(installed / "SKILL.md")->find("A local edit.") != std::string::npos);  // untouched
 
-  { std::ofstream(installed / "references" / "stale.md") << "# Stale\n"; }
+  {
+    std::ofstream(installed / "references" / "stale.md") << "# Stale\n";
+  }
   Run forced = kernel_lsp(box, {"skills", "install", "--force"});
   INFO(forced.out << forced.err);
   CHECK(forced.exit_code == 0);
@@ -142,8 +148,8 @@ TEST_CASE("list shows bundled, workspace and user skills") {
   Run list = kernel_lsp(box, {"skills", "list"});
   INFO(list.out << list.err);
   REQUIRE(list.exit_code == 0);
-  CHECK(list.out.find("cuda-kernels  [user]  " + (box.home / ".codex" / "skills" / "cuda-kernels").string()) !=
-        std::string::npos);
+  CHECK(list.out.find("cuda-kernels  [user]  " +
+                      (box.home / ".codex" / "skills" / "cuda-kernels").string()) != std::string::npos);
   CHECK(list.out.find("[bundled]") != std::string::npos);
   CHECK(list.out.find("Write, check, build and benchmark CUDA kernels") != std::string::npos);
   Run json = kernel_lsp(box, {"skills", "list", "--json"});
@@ -181,7 +187,8 @@ TEST_CASE("validate prints file:line:col lines and exits 1 on errors") {
   Run invalid = kernel_lsp(box, {"skills", "validate", broken.string()});
   CHECK(invalid.exit_code == 1);
   CHECK(invalid.out.rfind((broken / "SKILL.md").string() + ":2:7: error: `name` is `other-name`", 0) == 0);
-  Run warning_only = kernel_lsp(box, {"skills", "validate", (fs::path(KL_FIXTURES_DIR) / "skills" / "long-body").string()});
+  Run warning_only =
+      kernel_lsp(box, {"skills", "validate", (fs::path(KL_FIXTURES_DIR) / "skills" / "long-body").string()});
   CHECK(warning_only.exit_code == 0);
   CHECK(warning_only.out.find(":505:1: warning:") != std::string::npos);
 }
@@ -198,7 +205,9 @@ TEST_CASE("install_skill: errors are values, nothing changes on refusal") {
   CHECK(second->outcome == kl::lsp::InstallOutcome::UpToDate);
   auto not_a_skill = kl::lsp::install_skill(box.root, box.root / "x", false);
   CHECK_FALSE(not_a_skill);
-  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, true, "/p", "/h") == "/h/.config/opencode/skills");
-  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, false, "/p", "/h") == "/p/.opencode/skills");
+  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, true, "/p", "/h") ==
+        "/h/.config/opencode/skills");
+  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, false, "/p", "/h") ==
+        "/p/.opencode/skills");
   CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::Codex, true, "/p", "/h") == "/h/.codex/skills");
 }

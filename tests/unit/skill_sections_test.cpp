@@ -2,11 +2,10 @@
 // skill_guidance.h) over the bundled cuda-kernels skill: every construct the server hovers
 // resolves to a non-empty section; every rule has a page; headings match tolerantly; topics
 // rank sensibly. This is "hover returns guidance for every construct" at the model level.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -35,8 +34,8 @@ const ConstructTable& constructs() {
 }
 
 std::shared_ptr<const SkillCatalog> bundled_catalog() {
-  static const auto catalog = std::make_shared<const SkillCatalog>(
-      SkillCatalog::load({{kSource / "skills", SkillOrigin::Bundled}}));
+  static const auto catalog =
+      std::make_shared<const SkillCatalog>(SkillCatalog::load({{kSource / "skills", SkillOrigin::Bundled}}));
   return catalog;
 }
 
@@ -83,13 +82,36 @@ TEST_CASE("the bundled skill is found and indexed by heading") {
 
 TEST_CASE("every construct the server knows resolves to a non-empty section of the bundled skill") {
   // The constructs named in issue 5, each as the server or a client would spell it.
-  const std::vector<std::string> spellings = {
-      "__shfl_xor_sync", "__shfl_down_sync", "__shfl_up_sync", "__shfl_sync",
-      "__reduce_add_sync", "__reduce_max_sync", "__reduce_or_sync",
-      "reinterpret_cast<float4*>", "float2", "float4", "int4", "uint4", "__half2", "__nv_bfloat162",
-      "__launch_bounds__", "__shared__", "cp.async", "cp.async.cg.shared.global", "__pipeline_memcpy_async",
-      "__syncthreads", "TORCH_LIBRARY_EXPAND", "ops.def", "ops.impl", "__hmul2", "__hfma2",
-      "__float22bfloat162_rn", "cuda-capabilities", "depends", "backend", "edition"};
+  const std::vector<std::string> spellings = {"__shfl_xor_sync",
+                                              "__shfl_down_sync",
+                                              "__shfl_up_sync",
+                                              "__shfl_sync",
+                                              "__reduce_add_sync",
+                                              "__reduce_max_sync",
+                                              "__reduce_or_sync",
+                                              "reinterpret_cast<float4*>",
+                                              "float2",
+                                              "float4",
+                                              "int4",
+                                              "uint4",
+                                              "__half2",
+                                              "__nv_bfloat162",
+                                              "__launch_bounds__",
+                                              "__shared__",
+                                              "cp.async",
+                                              "cp.async.cg.shared.global",
+                                              "__pipeline_memcpy_async",
+                                              "__syncthreads",
+                                              "TORCH_LIBRARY_EXPAND",
+                                              "ops.def",
+                                              "ops.impl",
+                                              "__hmul2",
+                                              "__hfma2",
+                                              "__float22bfloat162_rn",
+                                              "cuda-capabilities",
+                                              "depends",
+                                              "backend",
+                                              "edition"};
   for (const auto& spelling : spellings) {
     INFO(spelling);
     const Construct* construct = constructs().find(spelling);
@@ -112,9 +134,9 @@ TEST_CASE("the construct-section headings the skill uses are found tolerantly") 
   auto skill = bundled_catalog()->find(kCudaKernelsSkill);
   const SkillSectionIndex& index = skill->sections();
   for (const char* heading :
-       {"Warp shuffles (__shfl_xor_sync, __shfl_down_sync)", "Vector types and reinterpret_cast", "__launch_bounds__",
-        "Shared memory (__shared__)", "cp.async", "__syncthreads", "TORCH_LIBRARY_EXPAND",
-        "Warp reductions (__reduce_add_sync)", "Vectorised half2 / bfloat162 math"}) {
+       {"Warp shuffles (__shfl_xor_sync, __shfl_down_sync)", "Vector types and reinterpret_cast",
+        "__launch_bounds__", "Shared memory (__shared__)", "cp.async", "__syncthreads",
+        "TORCH_LIBRARY_EXPAND", "Warp reductions (__reduce_add_sync)", "Vectorised half2 / bfloat162 math"}) {
     INFO(heading);
     const SkillSection* section = index.find_heading(heading);
     REQUIRE(section);
@@ -129,8 +151,8 @@ TEST_CASE("the construct-section headings the skill uses are found tolerantly") 
 
 TEST_CASE("constructs are found at the cursor, in the right scope") {
   const ConstructTable& table = constructs();
-  auto id_at = [&](std::string_view line, std::string_view needle, ConstructScope scope = ConstructScope::Cuda,
-                   size_t into = 1) -> std::string {
+  auto id_at = [&](std::string_view line, std::string_view needle,
+                   ConstructScope scope = ConstructScope::Cuda, size_t into = 1) -> std::string {
     size_t column = line.find(needle);
     REQUIRE(column != std::string_view::npos);
     auto hit = table.match_at(line, column + into, scope);
@@ -139,13 +161,16 @@ TEST_CASE("constructs are found at the cursor, in the right scope") {
   CHECK(id_at("  v += __shfl_xor_sync(0xffffffffu, v, d);", "__shfl_xor_sync") == "warp-shuffle");
   CHECK(id_at("  return __reduce_max_sync(mask, v);", "__reduce_max_sync") == "warp-reduce");
   CHECK(id_at(R"(  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::);)", "async") == "cp-async");
-  CHECK(id_at("  const float4* p = reinterpret_cast<const float4*>(x);", "reinterpret_cast") == "vector-types");
+  CHECK(id_at("  const float4* p = reinterpret_cast<const float4*>(x);", "reinterpret_cast") ==
+        "vector-types");
   CHECK(id_at("  const float4* p = reinterpret_cast<const float4*>(x);", "float4") == "vector-types");
   CHECK(id_at("  auto p = reinterpret_cast<char*>(x);", "reinterpret_cast").empty());  // not a vector type
   CHECK(id_at("__global__ void __launch_bounds__(256) k() {", "__launch_bounds__") == "launch-bounds");
   CHECK(id_at("  __shared__ float tile[32][33];", "__shared__") == "shared-memory");
-  CHECK(id_at("  __syncthreads();", "__syncthreads", ConstructScope::Cuda, 13) == "syncthreads");  // cursor at the end
-  CHECK(id_at("TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {", "TORCH_LIBRARY_EXPAND") == "torch-library-expand");
+  CHECK(id_at("  __syncthreads();", "__syncthreads", ConstructScope::Cuda, 13) ==
+        "syncthreads");  // cursor at the end
+  CHECK(id_at("TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {", "TORCH_LIBRARY_EXPAND") ==
+        "torch-library-expand");
   CHECK(id_at(R"(  ops.def("f(Tensor x) -> Tensor");)", "def") == "op-schema");
   CHECK(id_at(R"(  ops.impl("f", torch::kCUDA, &f);)", "impl") == "torch-library-expand");
   CHECK(id_at("  v.p[k] = __hfma2(v.p[k], s2, b2);", "__hfma2") == "half2-math");
@@ -160,7 +185,8 @@ TEST_CASE("every rule in the catalog has a guidance page") {
   for (const auto& rule : kl::analyzers::rule_catalog()) {
     if (rule.id == kl::analyzers::kFrontend) continue;
     INFO(rule.id);
-    CHECK(fs::exists(kSource / "skills" / "cuda-kernels" / "references" / "rules" / (std::string(rule.id) + ".md")));
+    CHECK(fs::exists(kSource / "skills" / "cuda-kernels" / "references" / "rules" /
+                     (std::string(rule.id) + ".md")));
     auto g = guidance().for_rule(rule.id);
     REQUIRE(g);
     CHECK(g->relative_file == "references/rules/" + std::string(rule.id) + ".md");
@@ -179,7 +205,8 @@ TEST_CASE("guidance is trimmed for hovers, never inside an open code fence, and 
   CHECK(g->trimmed);
   CHECK(g->title == "__syncthreads");
   size_t fences = 0;
-  for (size_t at = g->markdown.find("```"); at != std::string::npos; at = g->markdown.find("```", at + 3)) ++fences;
+  for (size_t at = g->markdown.find("```"); at != std::string::npos; at = g->markdown.find("```", at + 3))
+    ++fences;
   CHECK(fences % 2 == 0);
   CHECK(g->markdown.find("more lines in [references/constructs.md](file://") != std::string::npos);
   CHECK(g->markdown.find("#L" + std::to_string(g->line + 1) + ")") != std::string::npos);
@@ -227,8 +254,9 @@ TEST_CASE("workspace skills take precedence over the bundled one; missing sectio
   const fs::path copy = root / ".claude" / "skills" / "cuda-kernels";
   fs::create_directories(copy / "references");
   {
-    std::ofstream(copy / "SKILL.md") << "---\nname: cuda-kernels\ndescription: A team's edited copy.\n---\n\n"
-                                        "# Team copy\n\n## __syncthreads\nOur own barrier advice.\nLine two.\nLine three.\n";
+    std::ofstream(copy / "SKILL.md")
+        << "---\nname: cuda-kernels\ndescription: A team's edited copy.\n---\n\n"
+           "# Team copy\n\n## __syncthreads\nOur own barrier advice.\nLine two.\nLine three.\n";
   }
   std::vector<SkillFolder> folders = {{root / ".claude" / "skills", SkillOrigin::Workspace},
                                       {kSource / "skills", SkillOrigin::Bundled}};

@@ -1,13 +1,13 @@
 // Skill validation (lsp/workspace/skill_validation.h, skill_front_matter.h): the bundled
 // cuda-kernels skill passes; each broken fixture in tests/fixtures/skills/ fails with its one
 // problem at an exact line and column (1-based below, as `kernel-lsp skills validate` prints).
-#include <catch2/catch.hpp>
+#include "lsp/workspace/skill_validation.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "lsp/workspace/skill_front_matter.h"
 #include "lsp/workspace/skill_markdown.h"
-#include "lsp/workspace/skill_validation.h"
 #include "support/fs_paths.h"
 
 namespace fs = std::filesystem;
@@ -18,7 +18,9 @@ namespace {
 
 const fs::path kFixtures = fs::path(KL_FIXTURES_DIR) / "skills";
 
-std::vector<Finding> validate(const std::string& name) { return kl::lsp::validate_skill_folder(kFixtures / name); }
+std::vector<Finding> validate(const std::string& name) {
+  return kl::lsp::validate_skill_folder(kFixtures / name);
+}
 
 std::vector<Finding> with_severity(const std::vector<Finding>& findings, Severity severity) {
   std::vector<Finding> out;
@@ -30,9 +32,10 @@ std::vector<Finding> with_severity(const std::vector<Finding>& findings, Severit
 std::string describe(const std::vector<Finding>& findings) {
   std::string text;
   for (const auto& f : findings)
-    text += fs::path(f.location.file).filename().string() + ":" + std::to_string(f.location.range.start.line + 1) +
-            ":" + std::to_string(f.location.range.start.column + 1) + ": " + kl::analyzers::severity_name(f.severity) +
-            ": " + f.message + "\n";
+    text += fs::path(f.location.file).filename().string() + ":" +
+            std::to_string(f.location.range.start.line + 1) + ":" +
+            std::to_string(f.location.range.start.column + 1) + ": " +
+            kl::analyzers::severity_name(f.severity) + ": " + f.message + "\n";
   return text;
 }
 
@@ -93,11 +96,11 @@ TEST_CASE("name differing from the folder: error at the value") {
 TEST_CASE("bad characters in the name: error at the first bad character") {
   auto findings = validate("bad-chars");
   INFO(describe(findings));
-  REQUIRE(findings.size() == 2);  // the character, and the name no longer equals the folder
-  CHECK(findings[0].message.find("found '_'") != std::string::npos);
-  require_at(findings[0], 2, 10);
-  CHECK(findings[1].message.find("folder") != std::string::npos);
-  require_at(findings[1], 2, 7);
+  REQUIRE(findings.size() == 2);  // the name no longer equals the folder, and the character
+  CHECK(findings[0].message.find("folder") != std::string::npos);
+  require_at(findings[0], 2, 7);
+  CHECK(findings[1].message.find("found '_'") != std::string::npos);
+  require_at(findings[1], 2, 10);
 }
 
 TEST_CASE("description over 1024 characters: error at the value") {
@@ -154,11 +157,11 @@ TEST_CASE("front matter rules, one at a time") {
   };
   const std::string description = "description: Does a thing. Use it when needed.\n";
   CHECK(check("name: demo\n" + description).empty());
-  CHECK(check("name: -demo\n" + description, "-demo").size() == 1);       // leading '-'
-  CHECK(check("name: demo-\n" + description, "demo-").size() == 1);       // trailing '-'
-  CHECK(check("name: de--mo\n" + description, "de--mo").size() == 1);     // double '-'
+  CHECK(check("name: -demo\n" + description, "-demo").size() == 1);    // leading '-'
+  CHECK(check("name: demo-\n" + description, "demo-").size() == 1);    // trailing '-'
+  CHECK(check("name: de--mo\n" + description, "de--mo").size() == 1);  // double '-'
   CHECK(check("name: " + std::string(65, 'a') + "\n" + description, std::string(65, 'a')).size() == 1);
-  CHECK(check("name: demo\ndescription: \"\"\n").size() == 1);            // empty description
+  CHECK(check("name: demo\ndescription: \"\"\n").size() == 1);  // empty description
   CHECK(check("name: demo\n" + description + "compatibility: " + std::string(501, 'x') + "\n").size() == 1);
   CHECK(check("name: demo\n" + description + "metadata:\n  a: [1, 2]\n").size() == 1);  // not string → string
   CHECK(check("name: demo\n" + description + "metadata: text\n").size() == 1);
@@ -184,9 +187,11 @@ TEST_CASE("an unsaved SKILL.md buffer is checked against its folder on disk") {
 
 TEST_CASE("Markdown outline: headings outside code, links with positions") {
   auto outline = kl::lsp::outline_markdown(
-      "---\ntitle: x\n---\n# One\n```\n# not a heading\n```\nSee [a](b.md) and [c](d.md#x).\n\nTwo\n---\n", 3);
+      "---\ntitle: x\n---\n# One __two__ #\n```\n# not a heading\n```\nSee [a](b.md) and "
+      "[c](d.md#x).\n\nTwo\n---\n",
+      3);
   REQUIRE(outline.headings.size() == 2);
-  CHECK(outline.headings[0].text == "One");
+  CHECK(outline.headings[0].text == "One __two__");  // as written, closing #s dropped
   CHECK(outline.headings[0].line == 3);
   CHECK(outline.headings[1].text == "Two");  // setext
   CHECK(outline.headings[1].level == 2);

@@ -1,9 +1,9 @@
 // Every CUDA snippet, with its placeholders at their defaults, compiles with nvcc for sm_90:
 // what a user gets after pressing Tab through a snippet is a valid translation unit. Skips with
 // a WARN when nvcc is absent (CPU-only machines without the toolkit).
-#include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -37,14 +37,18 @@ TEST_CASE("every CUDA snippet compiles with nvcc (sm_90) when filled with its de
     if (snippet.language != kl::lsp::SnippetLanguage::Cuda || !snippet.compile) continue;
     SECTION(snippet.id) {
       const fs::path source = dir / (snippet.id + ".cu");
-      { std::ofstream(source) << snippet.expanded; }
+      {
+        std::ofstream(source) << snippet.expanded;
+      }
       kl::ProcessRequest request;
       request.program = nvcc;
-      request.args = {"-std=c++17", "-gencode=arch=compute_90,code=sm_90", "-c", "-o", "/dev/null", source.string()};
+      request.args = {"-std=c++17",   "-gencode=arch=compute_90,code=sm_90", "-c", "-o", "/dev/null",
+                      source.string()};
       request.timeout = std::chrono::minutes(5);
       auto outcome = kl::run_process(request);
       REQUIRE(outcome);
-      INFO(snippet.id << ":\n" << outcome->stdout_text << outcome->stderr_text << "\n--- source ---\n"
+      INFO(snippet.id << ":\n"
+                      << outcome->stdout_text << outcome->stderr_text << "\n--- source ---\n"
                       << snippet.expanded);
       CHECK(outcome->exit_code == 0);
       // Warnings are what the template teaches; none should come with it.

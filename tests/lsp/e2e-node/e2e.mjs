@@ -8,6 +8,7 @@
 //    server keeps serving; 4. shutdown + exit → exit code 0.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,7 @@ const {
   DidChangeTextDocumentNotification, DidChangeConfigurationNotification,
   PublishDiagnosticsNotification, CodeActionRequest, HoverRequest, DocumentDiagnosticRequest,
   ShutdownRequest, ExitNotification, ConfigurationRequest, WorkDoneProgressCreateRequest,
-  RegistrationRequest, ResponseError,
+  RegistrationRequest, ResponseError, SocketMessageReader, SocketMessageWriter,
 } = lsp;
 
 const [server, fixtures] = process.argv.slice(2);
@@ -224,6 +225,42 @@ async function main() {
     connection.sendNotification(ExitNotification.type);
     const code = await exited;
     assert.equal(code, 0);
+  });
+
+  await step('the same server over TCP (--listen 127.0.0.1:0)', async () => {
+    const tcp = spawn(server, ['serve', '--listen', '127.0.0.1:0']);
+    const port = await new Promise((resolve, reject) => {
+      let err = '';
+      tcp.stderr.on('data', (d) => {
+        err += d;
+        const m = /listening on 127\.0\.0\.1:(\d+)/.exec(err);
+        if (m) resolve(Number(m[1]));
+      });
+      tcp.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+    });
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    const remote = createProtocolConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    remote.listen();
+    const result = await remote.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
+    assert.equal(result.serverInfo.name, 'kernel-lsp');
+    await remote.sendRequest(ShutdownRequest.type);
+    const code = new Promise((resolve) => tcp.on('exit', resolve));
+    remote.sendNotification(ExitNotification.type);
+    assert.equal(await code, 0);
+    remote.dispose();
+    socket.destroy();
+  });
+
+  await step('the server ends when the client process dies (--clientProcessId)', async () => {
+    const editor = spawn('sleep', ['60']);
+    const orphan = spawn(server, ['serve', '--stdio', `--clientProcessId=${editor.pid}`]);
+    const code = new Promise((resolve) => orphan.on('exit', resolve));
+    const started = Date.now();
+    editor.kill('SIGKILL');
+    assert.equal(await code, 1);
+    assert.ok(Date.now() - started < 5000, 'took too long to notice');
+    orphan.stdin.destroy();
   });
 }
 

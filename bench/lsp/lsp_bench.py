@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""Language-server benchmark: kernel-lsp against clangd on the same CUDA file and flags.
+
+Measures, each in fresh server processes:
+  1. first diagnostics: didOpen of a ~1,000-line kernel file → its first publishDiagnostics
+     (kernel-lsp and clangd-19, same file, same clang flags, one target arch);
+  2. re-lint after a one-character edit: didChange → publishDiagnostics for that version,
+     median over N edits (kernel-lsp with debounceMs 0; clangd with its own debounce);
+  3. resident memory (VmRSS, VmHWM) with 50 different 1,000-line files open and analysed.
+
+Usage: lsp_bench.py --server build/cli/kernel-lsp [--clangd clangd-19] [--runs 5] [--edits 20]
+                    [--files 50] [--json results.json]
+Standard library only. Prints a Markdown table; --json writes the raw numbers.
+"""
+import argparse
+import json
+import os
+import platform
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import make_kernel  # noqa: E402
+
+
+class Lsp:
+    """A minimal LSP client over stdio: framing, requests, and waiting for notifications."""
+
+    def __init__(self, argv, env=None, cwd=None):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        self.buffer = b""
+        self.next_id = 1
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params, timeout=120):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout)
+
+    def _read_one(self, deadline):
+        while True:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end >= 0:
+                length = 0
+                for line in self.buffer[:end].split(b"\r\n"):
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value)
+                if len(self.buffer) >= end + 4 + length:
+                    body = self.buffer[end + 4:end + 4 + length]
+                    self.buffer = self.buffer[end + 4 + length:]
+                    return json.loads(body)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self.proc.stdout], [], [], remaining)
+            if not ready:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise RuntimeError("server exited")
+            self.buffer += chunk
+
+    def wait(self, predicate, timeout=300):
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._read_one(deadline)
+            if message is None:
+                raise TimeoutError("no matching message")
+            if "method" in message and "id" in message:  # a server→client request
+                result = [{}] if message["method"] == "workspace/configuration" else None
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+                continue
+            if predicate(message):
+                return message
+
+    def cpu_ms(self):
+        """User + system CPU time of the server so far (includes its threads)."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        return ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
+
+    def memory_kib(self):
+        fields = {}
+        with open(f"/proc/{self.proc.pid}/status") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                if name in ("VmRSS", "VmHWM"):
+                    fields[name] = int(value.split()[0])
+        return fields
+
+    def close(self):
+        try:
+            self.request("shutdown", None, timeout=30)
+            self.notify("exit", None)
+            self.proc.wait(timeout=30)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def uri(path):
+    return "file://" + path
+
+
+def initialize(lsp, root, options=None):
+    lsp.request("initialize", {"processId": os.getpid(), "rootUri": uri(root), "capabilities": {
+        "textDocument": {"publishDiagnostics": {"relatedInformation": True}}},
+        "initializationOptions": options or {}})
+    lsp.notify("initialized", {})
+
+
+def diagnostics_for(path, version=None):
+    def match(m):
+        if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri(path):
+            return False
+        return version is None or m["params"].get("version") == version
+    return match
+
+
+def open_file(lsp, path, language):
+    with open(path) as f:
+        text = f.read()
+    lsp.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri(path), "languageId": language, "version": 1, "text": text}})
+    return text
+
+
+class Servers:
+    def __init__(self, args, project):
+        self.args = args
+        self.project = project
+
+    def kernel_lsp(self):
+        env = dict(os.environ, KERNEL_LSP_LOG="warn")
+        lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.project)
+        initialize(lsp, self.project, {"debounceMs": 0})
+        return lsp, "cuda-cpp"
+
+    def clangd(self):
+        lsp = Lsp([self.args.clangd, "--compile-commands-dir=" + self.project, "--background-index=false",
+                   "--log=error", "--pch-storage=memory"], cwd=self.project)
+        initialize(lsp, self.project)
+        return lsp, "cuda"
+
+
+def write_project(root, files, arch):
+    names = []
+    for variant in range(files):
+        name = f"kernel_{variant:02d}.cu"
+        make_kernel_args = ["make_kernel.py", os.path.join(root, name), "--variant", str(variant)]
+        sys.argv = make_kernel_args
+        make_kernel.main()
+        names.append(name)
+    with open(os.path.join(root, "build.toml"), "w") as f:
+        f.write('[general]\nname = "bench"\nversion = 1\nedition = 5\nlicense = "apache-2.0"\n'
+                'backends = ["cuda"]\n\n[torch]\nsrc = ["torch-ext/torch_binding.cpp"]\n\n'
+                '[kernel.bench]\nbackend = "cuda"\ndepends = ["torch"]\n'
+                f'src = {json.dumps(names)}\ncuda-capabilities = ["{arch}"]\n')
+    return names
+
+
+def clang_flags(cuda_path, arch):
+    """The device-side command kernel-lsp parses with (analyzers/frontend/clang_command.cpp)."""
+    sm = "sm_" + arch.replace(".", "")
+    return ["clang++", "-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={sm}", "-nocudalib",
+            "-std=c++17", "-ferror-limit=0", "-Wno-unknown-cuda-version", "-Wno-unknown-attributes",
+            "-Wno-ignored-attributes", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
+            f"--cuda-path={cuda_path}", "-isystem", os.path.join(REPO, "analyzers/frontend/shims"),
+            "-include", "kernel_lsp_launch_shim.h"]
+
+
+def write_compile_commands(root, names, cuda_path, arch):
+    entries = [{"directory": root, "file": os.path.join(root, n),
+                "arguments": clang_flags(cuda_path, arch) + ["-c", os.path.join(root, n)]} for n in names]
+    with open(os.path.join(root, "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+
+
+def first_diagnostics(start, path, runs):
+    times, cpu, counts = [], [], []
+    for _ in range(runs):
+        lsp, language = start()
+        began, cpu_before = time.monotonic(), lsp.cpu_ms()
+        open_file(lsp, path, language)
+        message = lsp.wait(diagnostics_for(path))
+        times.append((time.monotonic() - began) * 1000)
+        cpu.append(lsp.cpu_ms() - cpu_before)
+        counts.append(len(message["params"]["diagnostics"]))
+        lsp.close()
+    return times, cpu, counts
+
+
+def edit_latency(start, path, edits):
+    lsp, language = start()
+    text = open_file(lsp, path, language)
+    lsp.wait(diagnostics_for(path))
+    # A one-character change inside code: "+ 0.0f" ↔ "+ 1.0f" in the first staged_copy kernel.
+    anchor = text.index("tile[threadIdx.x] + 0.0f")
+    before = text[:anchor]
+    line = before.count("\n")
+    column = anchor - (before.rfind("\n") + 1) + len("tile[threadIdx.x] + ")
+    times, cpu = [], []
+    for i in range(edits):
+        version = i + 2
+        char = "1" if i % 2 == 0 else "0"
+        began, cpu_before = time.monotonic(), lsp.cpu_ms()
+        lsp.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri(path), "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                          "end": {"line": line, "character": column + 1}}, "text": char}]})
+        lsp.wait(diagnostics_for(path, version))
+        times.append((time.monotonic() - began) * 1000)
+        cpu.append(lsp.cpu_ms() - cpu_before)
+    lsp.close()
+    return times, cpu
+
+
+def memory_with_files_open(start, paths):
+    lsp, language = start()
+    for path in paths:
+        open_file(lsp, path, language)
+    pending = {uri(p) for p in paths}
+    began = time.monotonic()
+    while pending:
+        message = lsp.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        pending.discard(message["params"]["uri"])
+    elapsed = time.monotonic() - began
+    memory = lsp.memory_kib()
+    lsp.close()
+    return memory, elapsed
+
+
+def machine():
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    with open("/proc/meminfo") as f:
+        mem_gib = int(f.readline().split()[1]) / (1 << 20)
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": round(mem_gib, 1),
+            "os": platform.platform(), "load_average_at_start": os.getloadavg()}
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", default=os.path.join(REPO, "build", "cli", "kernel-lsp"))
+    parser.add_argument("--clangd", default=shutil.which("clangd-19") or "clangd")
+    parser.add_argument("--cuda-path", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    parser.add_argument("--arch", default="7.5")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--files", type=int, default=50)
+    parser.add_argument("--skip-clangd", action="store_true")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    args.server = os.path.abspath(args.server)
+
+    root = tempfile.mkdtemp(prefix="kl-lsp-bench-")
+    names = write_project(root, max(1, args.files), args.arch)
+    write_compile_commands(root, names, os.path.realpath(args.cuda_path), args.arch)
+    servers = Servers(args, root)
+    first = os.path.join(root, names[0])
+    results = {"machine": machine(), "file_lines": sum(1 for _ in open(first)), "arch": args.arch,
+               "command": " ".join(sys.argv)}
+
+    contenders = [("kernel-lsp", servers.kernel_lsp)]
+    if not args.skip_clangd:
+        contenders.append(("clangd-19", servers.clangd))
+    for name, start in contenders:
+        entry = {}
+        times, cpu, counts = first_diagnostics(start, first, args.runs)
+        entry["first_diagnostics_ms"] = times
+        entry["first_diagnostics_cpu_ms"] = cpu
+        entry["first_diagnostics_count"] = counts
+        entry["edit_ms"], entry["edit_cpu_ms"] = edit_latency(start, first, args.edits)
+        memory, seconds = memory_with_files_open(start, [os.path.join(root, n) for n in names])
+        entry["memory_kib"] = memory
+        entry["all_files_seconds"] = seconds
+        results[name] = entry
+        print(f"{name}: first {median(times):.0f} ms, edit {median(entry['edit_ms']):.0f} ms, "
+              f"RSS {memory.get('VmRSS', 0) / 1024:.0f} MiB ({len(names)} files)", file=sys.stderr)
+
+    print(f"\n| server | first diagnostics, wall (median of {args.runs}) | its CPU time "
+          f"| re-lint after 1-char edit, wall (median of {args.edits}) | its CPU time "
+          f"| RSS with {len(names)} files open (peak) |")
+    print("|---|---|---|---|---|---|")
+    for name, _ in contenders:
+        e = results[name]
+        print(f"| {name} | {median(e['first_diagnostics_ms']):.0f} ms "
+              f"(min {min(e['first_diagnostics_ms']):.0f}, max {max(e['first_diagnostics_ms']):.0f}) "
+              f"| {median(e['first_diagnostics_cpu_ms']):.0f} ms "
+              f"| {median(e['edit_ms']):.0f} ms (p90 {sorted(e['edit_ms'])[int(0.9 * (len(e['edit_ms']) - 1))]:.0f}) "
+              f"| {median(e['edit_cpu_ms']):.0f} ms "
+              f"| {e['memory_kib'].get('VmRSS', 0) / 1024:.0f} MiB ({e['memory_kib'].get('VmHWM', 0) / 1024:.0f} MiB) |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+// The access model and its two rules through the analyzers' front door: the real clang front
+// end and CUDA headers, small kernels, the findings a person would see.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "analyzers/analysis.h"
+
+using namespace kl::analyzers;
+
+namespace {
+
+FileAnalysis analyse(const std::string& source, const char* name = "snippet.cu") {
+  AnalysisSettings settings;
+  settings.arch_override.push_back(*parse_capability("9.0"));
+  settings.use_compile_commands = false;
+  static Analyzer analyzer(settings);
+  auto dir = std::filesystem::temp_directory_path() / "kl_access_model_test";
+  std::filesystem::create_directories(dir);
+  return analyzer.analyze_source(dir / name, source);
+}
+
+std::vector<const Finding*> of_rule(const FileAnalysis& a, const std::string& rule) {
+  std::vector<const Finding*> out;
+  for (const auto& f : a.findings)
+    if (f.rule_id == rule) out.push_back(&f);
+  return out;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("naive transpose: the column-wise store is reported with its exact range") {
+  auto a = analyse(
+      "__global__ void transpose(float* out, const float* in, int n) {\n"
+      "  int x = blockIdx.x * 32 + threadIdx.x;\n"
+      "  int y = blockIdx.y * 32 + threadIdx.y;\n"
+      "  float v = in[y * n + x];\n"
+      "  out[x * n + y] = v;\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(f[0]->location.range.start.line == 4);
+  CHECK(f[0]->location.range.start.column == 2);
+  CHECK(f[0]->location.range.end.column == 16);  // `out[x * n + y]`
+  CHECK(contains(f[0]->message, "`n` elements apart (a runtime value)"));
+  CHECK(contains(f[0]->message, "32 sectors where 4 would do"));
+  CHECK(contains(f[0]->message, "shared memory"));
+  CHECK(contains(f[0]->help_uri, "uncoalesced-access"));
+  CHECK_FALSE(a.facts.accesses.empty());
+}
+
+TEST_CASE("wide elements at unit stride, broadcasts and grid-stride loops are coalesced") {
+  auto a = analyse(
+      "__global__ void k(double* d, const float4* v, float4* o, const float* w, int n) {\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+      "    d[i] = d[i] * w[0];\n"
+      "    o[i] = v[i];\n"
+      "  }\n"
+      "}\n");
+  CHECK(of_rule(a, "uncoalesced-access").empty());
+}
+
+TEST_CASE("warp per row is coalesced; lanes walking rows are not") {
+  auto a = analyse(
+      "__global__ void rows(float* y, const float* A, int n) {\n"
+      "  int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+      "  int lane = threadIdx.x % 32;\n"
+      "  float s = 0.f;\n"
+      "  for (int k = lane; k < n; k += 32) s += A[warp * n + k];\n"
+      "  if (lane == 0) y[warp * 64] = s;\n"
+      "}\n"
+      "__global__ void cols(float* y, const float* A, int n) {\n"
+      "  int warp = threadIdx.x >> 5;\n"
+      "  int lane = threadIdx.x & 31;\n"
+      "  y[warp] = A[lane * n + warp];\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 10);
+}
+
+TEST_CASE("blockDim.x known from the launch decides whether threadIdx.y varies in a warp") {
+  auto a = analyse(
+      "__global__ void k16(float* out, const float* in, int n) {\n"
+      "  int r = blockIdx.x * 16 + threadIdx.x;\n"
+      "  int c = blockIdx.y * 16 + threadIdx.y;\n"
+      "  out[c * n + r] = in[r * n + c];\n"
+      "}\n"
+      "__global__ void k4(float* out, const float* in, int n) {\n"
+      "  int x = blockIdx.x * 4 + threadIdx.x;\n"
+      "  int y = blockIdx.y * 64 + threadIdx.y;\n"
+      "  out[y * n + x] = 1.f;\n"
+      "}\n"
+      "void launch(float* o, const float* i, int n) {\n"
+      "  k16<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(o, i, n);\n"
+      "  dim3 block(4, 64);\n"
+      "  k4<<<dim3(n / 4, n / 64), block>>>(o, i, n);\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0]->location.range.start.line == 3);
+  CHECK(f[0]->location.range.start.column == 19);  // the load, not the store
+  CHECK(f[1]->location.range.start.line == 8);
+  CHECK(contains(f[1]->message, "8 sectors where 4 would do"));
+}
+
+TEST_CASE("single-lane accesses are not reported") {
+  auto a = analyse(
+      "__global__ void k(float* out, const float* in, int stride) {\n"
+      "  if (threadIdx.x == 0) out[blockIdx.x * stride] = in[threadIdx.x * 32];\n"
+      "}\n");
+  CHECK(of_rule(a, "uncoalesced-access").empty());
+}
+
+TEST_CASE("arrays of structs: a field per lane, with the structure-of-arrays hint") {
+  auto a = analyse(
+      "struct P { float x, y, z, w; };\n"
+      "__global__ void k(float* out, const P* p) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = p[i].y;\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(contains(f[0]->message, "16 bytes apart"));
+  CHECK(contains(f[0]->message, "structure of arrays"));
+}
+
+TEST_CASE("indices computed in helpers are followed; the finding sits in the helper") {
+  auto a = analyse(
+      "__device__ int at(int r, int c, int ld) { return r * ld + c; }\n"
+      "__device__ float get(const float* m, int i) { return m[i]; }\n"
+      "__global__ void k(float* out, const float* in, int ld) {\n"
+      "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[t] = get(in, at(t, 0, ld));\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 1);
+  REQUIRE(f[0]->notes.size() == 1);
+  CHECK(f[0]->notes[0].location.range.start.line == 4);
+}
+
+TEST_CASE("misaligned by construction: a float4 view one float in is an error") {
+  auto a = analyse(
+      "__global__ void k(float* out, const float* in) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float4 v = reinterpret_cast<const float4*>(in + 1)[i];\n"
+      "  out[i] = v.x + v.y + v.z + v.w;\n"
+      "}\n");
+  auto f = of_rule(a, "misaligned-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->severity == Severity::Error);
+  CHECK(f[0]->location.range.start.line == 2);
+  CHECK(contains(f[0]->message, "4 bytes past a multiple of 16"));
+}
+
+TEST_CASE("a runtime row length: warning with the condition, silent once the code checks it") {
+  const std::string body =
+      "  const float4* xr = reinterpret_cast<const float4*>(x + blockIdx.x * hidden);\n"
+      "  float s = 0.f;\n"
+      "  for (int i = threadIdx.x; i < hidden / 4; i += blockDim.x) { float4 v = xr[i]; s += v.x + v.w; }\n"
+      "  out[blockIdx.x] = s;\n"
+      "}\n";
+  auto unchecked = analyse("__global__ void k(float* out, const float* x, int hidden) {\n" + body);
+  auto f = of_rule(unchecked, "misaligned-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(contains(f[0]->message, "hidden % 4 == 0"));
+
+  for (const char* check : {"  if (hidden % 4) return;\n", "  if (hidden % 4 != 0) { out[0] = 0.f; return; }\n",
+                            "  if ((hidden & 3) != 0) return;\n", "  __builtin_assume(hidden % 4 == 0);\n"}) {
+    auto checked = analyse("__global__ void k(float* out, const float* x, int hidden) {\n" + std::string(check) + body);
+    CHECK(of_rule(checked, "misaligned-access").empty());
+  }
+  auto tmpl = analyse("template <int hidden> __global__ void k(float* out, const float* x) {\n" + body +
+                      "template __global__ void k<1024>(float*, const float*);\n");
+  CHECK(of_rule(tmpl, "misaligned-access").empty());
+  auto asserted = analyse("template <int hidden> __global__ void k(float* out, const float* x) {\n"
+                          "  static_assert(hidden % 4 == 0, \"rows of whole vectors\");\n" + body);
+  CHECK(of_rule(asserted, "misaligned-access").empty());
+}
+
+TEST_CASE("__half2 at an odd element offset is an error; bf16 rows give a condition") {
+  auto a = analyse(
+      "#include <cuda_fp16.h>\n"
+      "#include <cuda_bf16.h>\n"
+      "__global__ void k(__half* out, const __half* x, const __nv_bfloat16* b, int dim) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  __half2 v = *reinterpret_cast<const __half2*>(x + 2 * i + 1);\n"
+      "  uint4 w = reinterpret_cast<const uint4*>(b + blockIdx.x * dim)[threadIdx.x];\n"
+      "  out[i] = __low2half(v);\n"
+      "  out[i + 1] = __float2half((float)w.x);\n"
+      "}\n");
+  auto f = of_rule(a, "misaligned-access");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0]->severity == Severity::Error);
+  CHECK(f[1]->severity == Severity::Warning);
+  CHECK(contains(f[1]->message, "dim % 8 == 0"));
+}
+
+TEST_CASE("shared byte buffers used as vectors need __align__") {
+  auto a = analyse(
+      "__global__ void k(float* out) {\n"
+      "  __shared__ unsigned char raw[4096];\n"
+      "  __shared__ __align__(16) unsigned char ok[4096];\n"
+      "  reinterpret_cast<float4*>(raw)[threadIdx.x] = make_float4(1.f, 2.f, 3.f, 4.f);\n"
+      "  reinterpret_cast<float4*>(ok)[threadIdx.x] = make_float4(1.f, 2.f, 3.f, 4.f);\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = raw[threadIdx.x] + ok[threadIdx.x];\n"
+      "}\n");
+  auto f = of_rule(a, "misaligned-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 3);
+  CHECK(contains(f[0]->message, "__align__(16)"));
+}
+
+TEST_CASE("a launch that passes an offset pointer makes the kernel's vector view misaligned") {
+  auto a = analyse(
+      "__global__ void k(float* out, const float* in) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float4 v = reinterpret_cast<const float4*>(in)[i];\n"
+      "  out[i] = v.x;\n"
+      "}\n"
+      "void run(float* out, float* buf) { k<<<64, 256>>>(out, buf + 1); }\n");
+  auto f = of_rule(a, "misaligned-access");
+  REQUIRE(f.size() == 1);
+  CHECK(contains(f[0]->message, "buf + 1"));
+}
+
+TEST_CASE("missing torch headers: values become opaque, nothing crashes") {
+  auto a = analyse(
+      "#include <torch/extension.h>\n"
+      "#include <ATen/cuda/CUDAContext.h>\n"
+      "template <typename scalar_t>\n"
+      "__global__ void k(scalar_t* out, const scalar_t* in, int64_t stride) {\n"
+      "  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i * stride];\n"
+      "}\n"
+      "void launch(torch::Tensor out, torch::Tensor in) {\n"
+      "  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), \"k\", [&] {\n"
+      "    k<scalar_t><<<in.numel() / 256, 256>>>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), in.stride(0));\n"
+      "  });\n"
+      "}\n");
+  auto f = of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 5);
+  CHECK(contains(f[0]->message, "`stride`"));
+}

@@ -1,0 +1,343 @@
+// Skills and snippets through the LSP layer, in-process over a scripted analysis backend:
+// hovers carry the skill's section for every construct (after the facts when there are some),
+// build.toml keys get guidance, completion offers snippets (snippet syntax only for clients
+// that support it), kernel-lsp/guidance and the kernel-lsp.guidance command answer, and a
+// broken SKILL.md gets diagnostics as it is edited.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include "lsp/protocol/dispatcher.h"
+#include "lsp/server/lsp_server.h"
+#include "lsp/server/uri.h"
+#include "tests/lsp/fake_backend.h"
+
+using namespace std::chrono_literals;
+using kl::lsp::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+class WaitingSink final : public kl::lsp::MessageSink {
+ public:
+  void send(std::string_view message) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      messages_.push_back(json::parse(message));
+    }
+    arrived_.notify_all();
+  }
+  std::optional<json> take(const std::function<bool(const json&)>& match,
+                           std::chrono::milliseconds timeout = 5s) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::optional<json> found;
+    arrived_.wait_for(lock, timeout, [&] {
+      for (auto it = messages_.begin(); it != messages_.end(); ++it)
+        if (match(*it)) {
+          found = *it;
+          messages_.erase(it);
+          return true;
+        }
+      return false;
+    });
+    return found;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<json> messages_;
+};
+
+// The guidance must come from the bundled skill, not from whatever the machine's user installed.
+void isolate_environment() {
+  static const fs::path home = [] {
+    fs::path h = fs::temp_directory_path() / ("kl-lsp-guidance-home-" + std::to_string(::getpid()));
+    fs::create_directories(h);
+    return h;
+  }();
+  ::setenv("HOME", home.c_str(), 1);
+  ::setenv("KERNEL_LSP_RESOURCE_DIR", KL_SOURCE_DIR, 1);
+}
+
+struct Client {
+  WaitingSink sink;
+  kl::lsp::Dispatcher dispatcher{sink};
+  std::unique_ptr<kl::lsp::LspServer> server;
+  int next_id = 1;
+  fs::path root;
+  json initialize_result;
+
+  explicit Client(json capabilities = json::object()) {
+    isolate_environment();
+    static int counter = 0;
+    root = fs::temp_directory_path() /
+           ("kl-lsp-guidance-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    fs::create_directories(root);
+    kl::lsp::LspServerOptions options;
+    options.make_backend = [](const kl::analyzers::AnalysisSettings&) {
+      return std::make_unique<kl::lsp::testing::FakeBackend>();
+    };
+    server = std::make_unique<kl::lsp::LspServer>(dispatcher, options);
+    json init = request("initialize", {{"processId", nullptr},
+                                       {"rootUri", kl::lsp::path_to_uri(root)},
+                                       {"capabilities", capabilities},
+                                       {"initializationOptions", {{"debounceMs", 0}}}});
+    REQUIRE(init.contains("result"));
+    initialize_result = init["result"];
+    notify("initialized", json::object());
+  }
+  ~Client() {
+    server->stop();
+    fs::remove_all(root);
+  }
+  json request(const std::string& method, json params) {
+    int id = next_id++;
+    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
+    auto reply =
+        sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
+    REQUIRE(reply);
+    return *reply;
+  }
+  void notify(const std::string& method, json params) {
+    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump());
+  }
+  std::string open(const fs::path& path, const std::string& language, const std::string& text,
+                   int version = 1) {
+    std::string uri = kl::lsp::path_to_uri(path);
+    notify(
+        "textDocument/didOpen",
+        {{"textDocument", {{"uri", uri}, {"languageId", language}, {"version", version}, {"text", text}}}});
+    return uri;
+  }
+  json diagnostics_for(const std::string& uri, int version) {
+    auto m = sink.take([&](const json& m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+             m["params"].value("version", -1) == version;
+    });
+    REQUIRE(m);
+    return (*m)["params"];
+  }
+  json hover(const std::string& uri, int line, int character) {
+    return request("textDocument/hover",
+                   {{"textDocument", {{"uri", uri}}},
+                    {"position", {{"line", line}, {"character", character}}}})["result"];
+  }
+};
+
+// Line and column of the first occurrence of `needle` in `text`, plus `into`.
+std::pair<int, int> where(const std::string& text, const std::string& needle, int into = 1) {
+  size_t at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  int line = 0;
+  size_t line_start = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return {line, static_cast<int>(at - line_start) + into};
+}
+
+const std::string kKernel = R"cu(#include <cuda_bf16.h>
+#include <cstdint>
+__global__ void __launch_bounds__(256) demo(float* out, const float* in, int n) {
+  __shared__ float partial[8];
+  const float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];
+  float s = v.x + v.y;
+  s += __shfl_xor_sync(0xffffffffu, s, 16);
+  s += __shfl_down_sync(0xffffffffu, s, 8);
+  unsigned c = __reduce_add_sync(0xffffffffu, 1u);
+  __nv_bfloat162 p = __hmul2(__nv_bfloat162(), __nv_bfloat162());
+  __half2 h;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(0), "l"(in));
+  __pipeline_memcpy_async(partial, in, 16);
+  __syncthreads();
+  out[threadIdx.x] = s + c;
+}
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("demo(Tensor! out, Tensor input) -> ()");
+  ops.impl("demo", torch::kCUDA, &demo);
+}
+)cu";
+
+}  // namespace
+
+TEST_CASE("initialize advertises completion and the guidance command", "[guidance]") {
+  Client client;
+  const json& caps = client.initialize_result["capabilities"];
+  CHECK(caps.contains("completionProvider"));
+  CHECK(caps["executeCommandProvider"]["commands"] == json::array({"kernel-lsp.guidance"}));
+}
+
+TEST_CASE("hover shows the skill's section for every construct", "[guidance]") {
+  Client client;
+  std::string uri = client.open(client.root / "demo.cu", "cuda-cpp", kKernel);
+  struct Case {
+    std::string needle;
+    std::string title;
+  };
+  const std::vector<Case> cases = {
+      {"__shfl_xor_sync", "Warp shuffles"},
+      {"__shfl_down_sync", "Warp shuffles"},
+      {"__reduce_add_sync", "Warp reductions"},
+      {"reinterpret_cast", "Vector types and reinterpret_cast"},
+      {"float4", "Vector types and reinterpret_cast"},
+      {"__nv_bfloat162 p", "Vector types and reinterpret_cast"},
+      {"__half2", "Vector types and reinterpret_cast"},
+      {"__hmul2", "Vectorised half2 / bfloat162 math"},
+      {"__launch_bounds__", "__launch_bounds__"},
+      {"__shared__", "Shared memory (__shared__)"},
+      {"cp.async", "cp.async"},
+      {"__pipeline_memcpy_async", "cp.async"},
+      {"__syncthreads", "__syncthreads"},
+      {"TORCH_LIBRARY_EXPAND", "TORCH_LIBRARY_EXPAND"},
+      {"ops.def", "Schema types"},
+      {"ops.impl", "TORCH_LIBRARY_EXPAND"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.needle);
+    auto [line, character] = where(kKernel, c.needle, 2);
+    json hover = client.hover(uri, line, character);
+    REQUIRE(hover.is_object());
+    const std::string markdown = hover["contents"]["value"];
+    CHECK(hover["contents"]["kind"] == "markdown");
+    CHECK(markdown.find("**" + c.title) != std::string::npos);
+    CHECK(markdown.find("skill") != std::string::npos);
+    CHECK(markdown.find("](file://") != std::string::npos);  // a link to the page
+    // Trimmed for a hover: the section plus a few lines of title and link.
+    CHECK(std::count(markdown.begin(), markdown.end(), '\n') <= 60);
+  }
+  // Nothing to say about a plain identifier.
+  auto [line, character] = where(kKernel, "out[threadIdx.x]", 6);
+  CHECK(client.hover(uri, line, character).is_null());
+}
+
+TEST_CASE("hover on build.toml keys shows the build.toml guidance", "[guidance]") {
+  Client client;
+  const std::string toml =
+      "[general]\nname = \"demo\"\nedition = 5\n\n[kernel.demo]\nbackend = \"cuda\"\ndepends = [\"torch\"]\n"
+      "cuda-capabilities = [\"8.0\"]\n";
+  std::string uri = client.open(client.root / "build.toml", "toml", toml);
+  for (const auto& [needle, title] :
+       std::vector<std::pair<std::string, std::string>>{{"cuda-capabilities", "cuda-capabilities"},
+                                                        {"depends", "A complete edition-5 file"},
+                                                        {"backend", "A complete edition-5 file"},
+                                                        {"edition", "A complete edition-5 file"}}) {
+    INFO(needle);
+    auto [line, character] = where(toml, needle, 2);
+    json hover = client.hover(uri, line, character);
+    REQUIRE(hover.is_object());
+    CHECK(std::string(hover["contents"]["value"]).find("**" + title) != std::string::npos);
+  }
+  auto [line, character] = where(toml, "\"torch\"", 2);  // a value, not a key
+  CHECK(client.hover(uri, line, character).is_null());
+}
+
+TEST_CASE("completion offers snippets; snippet syntax only for clients that support it", "[guidance]") {
+  const std::string text = "#include <cuda_runtime.h>\nkl-rms\nx.kl\n";
+  auto complete = [&](Client& client, const std::string& uri, int line, int character) {
+    return client.request("textDocument/completion",
+                          {{"textDocument", {{"uri", uri}}},
+                           {"position", {{"line", line}, {"character", character}}}})["result"];
+  };
+  SECTION("with snippetSupport") {
+    Client client(json{{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+    std::string uri = client.open(client.root / "k.cu", "cuda", text);
+    json result = complete(client, uri, 1, 6);
+    REQUIRE(result["items"].is_array());
+    json rmsnorm;
+    for (const auto& item : result["items"])
+      if (item["label"] == "kl-rmsnorm") rmsnorm = item;
+    REQUIRE(rmsnorm.is_object());
+    CHECK(rmsnorm["kind"] == 15);
+    CHECK(rmsnorm["insertTextFormat"] == 2);
+    CHECK(std::string(rmsnorm["textEdit"]["newText"]).find("${1:rms_norm}") != std::string::npos);
+    // The typed prefix, '-' included, is replaced.
+    CHECK(rmsnorm["textEdit"]["range"]["start"]["character"] == 0);
+    CHECK(rmsnorm["textEdit"]["range"]["end"]["character"] == 6);
+    CHECK(rmsnorm["documentation"]["kind"] == "markdown");
+    CHECK(std::string(rmsnorm["documentation"]["value"]).find("**Warp shuffles") != std::string::npos);
+    for (const auto& item : result["items"]) CHECK(item["label"] != "kl-build-toml");  // not in a .cu file
+    // After a member access: nothing.
+    CHECK(complete(client, uri, 2, 4)["items"].empty());
+  }
+  SECTION("without snippetSupport") {
+    Client client;
+    std::string uri = client.open(client.root / "k.cu", "cuda", text);
+    json result = complete(client, uri, 1, 6);
+    REQUIRE_FALSE(result["items"].empty());
+    for (const auto& item : result["items"]) {
+      CHECK(item["insertTextFormat"] == 1);
+      CHECK(std::string(item["textEdit"]["newText"]).find("${") == std::string::npos);
+    }
+  }
+  SECTION("in build.toml, the build.toml snippet") {
+    Client client(json{{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+    std::string uri = client.open(client.root / "build.toml", "toml", "kl\n");
+    json result = complete(client, uri, 0, 2);
+    REQUIRE(result["items"].size() == 1);
+    CHECK(result["items"][0]["label"] == "kl-build-toml");
+  }
+}
+
+TEST_CASE("kernel-lsp/guidance and the kernel-lsp.guidance command", "[guidance]") {
+  Client client;
+  json by_rule = client.request("kernel-lsp/guidance", {{"ruleId", "misaligned-access"}})["result"];
+  REQUIRE(by_rule.is_object());
+  CHECK(by_rule["title"] == "misaligned-access");
+  CHECK(by_rule["line"] == 0);
+  CHECK(std::string(by_rule["file"]).find("references/rules/misaligned-access.md") != std::string::npos);
+  CHECK(std::string(by_rule["uri"]).rfind("file://", 0) == 0);
+  CHECK(by_rule["skill"] == "cuda-kernels");
+
+  json by_construct = client.request("kernel-lsp/guidance", {{"construct", "cp.async"}})["result"];
+  REQUIRE(by_construct.is_object());
+  CHECK(by_construct["title"] == "cp.async");
+
+  json by_topic =
+      client.request("kernel-lsp/guidance", {{"topic", "bank conflicts in shared memory"}})["result"];
+  REQUIRE(by_topic.is_object());
+
+  std::string uri = client.open(client.root / "demo.cu", "cuda", kKernel);
+  auto [line, character] = where(kKernel, "__syncthreads", 3);
+  json by_position =
+      client.request("kernel-lsp/guidance",
+                     {{"uri", uri}, {"position", {{"line", line}, {"character", character}}}})["result"];
+  REQUIRE(by_position.is_object());
+  CHECK(by_position["title"] == "__syncthreads");
+
+  CHECK(client.request("kernel-lsp/guidance", {{"ruleId", "no-such-rule"}})["result"].is_null());
+  CHECK(client.request("kernel-lsp/guidance", {{"ruleId", 5}}).contains("error"));  // InvalidParams
+
+  json command = client.request("workspace/executeCommand", {{"command", "kernel-lsp.guidance"},
+                                                             {"arguments", {{{"construct", "__shared__"}}}}});
+  REQUIRE(command["result"].is_object());
+  CHECK(command["result"]["title"] == "Shared memory (__shared__)");
+  CHECK(client.request("workspace/executeCommand", {{"command", "nope"}}).contains("error"));
+}
+
+TEST_CASE("a SKILL.md being edited gets diagnostics", "[guidance]") {
+  Client client;
+  const fs::path folder = client.root / ".claude" / "skills" / "my-skill";
+  fs::create_directories(folder);
+  const std::string broken =
+      "---\nname: other-name\ndescription: Demo.\n---\n\nSee [x](references/missing.md).\n";
+  std::string uri = client.open(folder / "SKILL.md", "markdown", broken);
+  json published = client.diagnostics_for(uri, 1);
+  REQUIRE(published["diagnostics"].size() == 2);
+  CHECK(published["diagnostics"][0]["code"] == "skill");
+  CHECK(published["diagnostics"][0]["range"]["start"] == json({{"line", 1}, {"character", 6}}));
+  CHECK(published["diagnostics"][1]["range"]["start"] == json({{"line", 5}, {"character", 8}}));
+
+  client.notify(
+      "textDocument/didChange",
+      {{"textDocument", {{"uri", uri}, {"version", 2}}},
+       {"contentChanges", {{{"text", "---\nname: my-skill\ndescription: Demo.\n---\n\n# Fixed\n"}}}}});
+  CHECK(client.diagnostics_for(uri, 2)["diagnostics"].empty());
+}
