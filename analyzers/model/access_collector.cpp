@@ -6,6 +6,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -34,8 +35,48 @@ class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
     return true;
   }
 
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (!current_ || llvm::isa<clang::CUDAKernelCallExpr>(call) || is_device_function(*current_)) return true;
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const clang::FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
+    if (def && def->hasBody() && !is_device_function(*def) && view_.is_user_location(def->getLocation()))
+      host_calls[current_].insert(def);
+    return true;
+  }
+
+  // Host functions to walk for launches: those that reach a launch and that no other such
+  // function calls (a launcher called from main is seen through main, with main's arguments),
+  // and the set of host functions the walk may follow calls into.
+  void launch_roots(std::vector<const clang::FunctionDecl*>& roots, std::set<const clang::FunctionDecl*>& reach) const {
+    reach.insert(launchers.begin(), launchers.end());
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& [caller, callees] : host_calls) {
+        if (reach.count(caller)) continue;
+        for (const auto* c : callees)
+          if (reach.count(c)) {
+            reach.insert(caller);
+            grew = true;
+            break;
+          }
+      }
+    }
+    std::set<const clang::FunctionDecl*> called;
+    for (const auto& [caller, callees] : host_calls)
+      if (reach.count(caller))
+        for (const auto* c : callees)
+          if (c != caller) called.insert(c);
+    for (const auto* f : reach)
+      if (!called.count(f)) roots.push_back(f);
+    // A cycle with no entry from outside: walk its launchers directly.
+    for (const auto* f : launchers)
+      if (called.count(f) && std::none_of(roots.begin(), roots.end(), [&](const auto* r) { return reach.count(r); }))
+        roots.push_back(f);
+  }
+
   std::vector<const clang::FunctionDecl*> kernels;
   std::vector<const clang::FunctionDecl*> launchers;
+  std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> host_calls;
 
  private:
   using Base = clang::RecursiveASTVisitor<AccessScope>;
@@ -119,11 +160,19 @@ KernelLaunchFacts merge(const std::vector<const LaunchObservation*>& observation
 std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, const SourceView& view,
                                                   const ModelOptions& options) {
   AccessScope scope(view);
-  scope.TraverseDecl(context.getTranslationUnitDecl());
+  // Only the user's declarations: CUDA's and the C++ library's headers hold no kernels to
+  // analyse, and walking them (with their template instantiations) would cost more than the model.
+  for (clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
+    if (!view.is_user_location(decl->getLocation())) continue;
+    scope.TraverseDecl(decl);
+  }
   AccessInterpreter interpreter(context, view, options);
 
   std::vector<LaunchObservation> observations;
-  for (const clang::FunctionDecl* launcher : scope.launchers) interpreter.observe_launches(*launcher, observations);
+  std::vector<const clang::FunctionDecl*> roots;
+  std::set<const clang::FunctionDecl*> reach;
+  scope.launch_roots(roots, reach);
+  for (const clang::FunctionDecl* root : roots) interpreter.observe_launches(*root, reach, observations);
   if (const char* dump = std::getenv("KERNEL_LSP_DUMP_ACCESSES"); dump && *dump && *dump != '0') {
     for (const auto& o : observations) {
       std::string args;

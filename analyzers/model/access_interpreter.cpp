@@ -146,6 +146,7 @@ struct AccessInterpreter::Impl {
   AtomId thread[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   AtomId block_dim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   const KernelLaunchFacts* launch_facts = nullptr;
+  const std::set<const clang::FunctionDecl*>* host_inlinable = nullptr;
 
   Impl(clang::ASTContext& c, const SourceView& v, const ModelOptions& o)
       : ctx(c), view(v), options(o), policy(c.getLangOpts()) {
@@ -375,6 +376,10 @@ struct AccessInterpreter::Impl {
         if (mask && *mask >= 0 && ((*mask + 1) & *mask) == 0) {
           if (*mask == 0) return Value::integer(Poly());
           return remainder(*other, Poly::constant(*mask + 1), e);
+        }
+        if (mask && *mask < 0 && *mask != -1 && ((~*mask + 1) & ~*mask) == 0) {
+          // x & ~(2^k - 1): x rounded down to a multiple of 2^k (`(n + 7) & ~7`).
+          return opaque(v, text_of(e), Congruence::multiple_of(static_cast<uint64_t>(~*mask) + 1));
         }
         break;
       }
@@ -658,6 +663,12 @@ struct AccessInterpreter::Impl {
       }
       default: {
         Value v = eval(sub, env);
+        if (v.kind == Value::Kind::Int) {
+          if (auto c = v.form.constant_value()) {
+            if (un->getOpcode() == clang::UO_Not) return Value::integer(Poly::constant(~*c));
+            if (un->getOpcode() == clang::UO_LNot) return Value::integer(Poly::constant(*c == 0));
+          }
+        }
         return opaque(variation_of(v), text_of(un));
       }
     }
@@ -1054,9 +1065,10 @@ struct AccessInterpreter::Impl {
     }
 
     const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
-    bool inlinable = !host_mode && definition && definition->hasBody() && is_device_function(*definition) &&
-                     !is_kernel(*definition) && view.is_user_location(definition->getLocation()) &&
-                     static_cast<int>(frames.size()) <= kMaxInlineDepth &&
+    bool in_user_code = definition && definition->hasBody() && view.is_user_location(definition->getLocation());
+    bool wanted = host_mode ? (host_inlinable && in_user_code && host_inlinable->count(definition) > 0)
+                            : (in_user_code && is_device_function(*definition) && !is_kernel(*definition));
+    bool inlinable = wanted && static_cast<int>(frames.size()) <= kMaxInlineDepth &&
                      std::none_of(frames.begin(), frames.end(), [&](const Frame& f) { return f.function == definition; });
     if (inlinable && !quiet) return inline_call(call, definition, env);
 
@@ -1481,14 +1493,7 @@ struct AccessInterpreter::Impl {
       exec(range->getBody(), body);
       return;
     }
-    if (auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) {
-      eval(sw->getCond(), env);
-      Env body = env;
-      exec(sw->getBody(), body);
-      body.dead = false;
-      env = join(env, body);
-      return;
-    }
+    if (auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) return exec_switch(sw, env);
     if (auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
       if (!frames.empty() && ret->getRetValue()) {
         // Evaluate before touching the frame: the expression may inline calls (and grow `frames`).
@@ -1565,6 +1570,26 @@ struct AccessInterpreter::Impl {
       }
     }
     env.vars[var] = v;
+  }
+
+  // Each case is a path from the switch: walk from every label until the path ends (break,
+  // return). Afterwards the variables the body assigns are unknown.
+  void exec_switch(const clang::SwitchStmt* sw, Env& env) {
+    if (sw->getInit()) exec(sw->getInit(), env);
+    eval(sw->getCond(), env);
+    std::vector<const clang::Stmt*> body;
+    if (auto* compound = llvm::dyn_cast_or_null<clang::CompoundStmt>(sw->getBody()))
+      body.assign(compound->body_begin(), compound->body_end());
+    else if (sw->getBody())
+      body.push_back(sw->getBody());
+    for (size_t start = 0; start < body.size(); ++start) {
+      if (!llvm::isa<clang::SwitchCase>(body[start])) continue;
+      Env path = env;
+      for (size_t i = start; i < body.size() && !path.dead; ++i) exec(body[i], path);
+    }
+    std::map<const clang::VarDecl*, Modification> mods;
+    collect_modifications(sw->getBody(), mods, {});
+    for (const auto& [var, m] : mods) havoc(var, env);
   }
 
   void exec_if(const clang::IfStmt* ifs, Env& env) {
@@ -1853,8 +1878,10 @@ struct AccessInterpreter::Impl {
       m.block_shape = q.block.describe();
     }
 
-    bool vector = address.widened || is_vector_record(t);
+    // Vector types, and anything reached through a cast to an 8- or 16-byte type (a cast to a
+    // 4-byte float from a byte buffer is a scalar access, out of this rule's scope).
     uint64_t required = t->isRecordType() ? align : (size ? static_cast<uint64_t>(*size) : align);
+    bool vector = is_vector_record(t) || (address.widened && required >= 8);
     if (vector && required > 1 && !t->isDependentType()) {
       m.vector_access = true;
       m.required_alignment = static_cast<uint32_t>(required);
@@ -1870,8 +1897,12 @@ struct AccessInterpreter::Impl {
       case AtomKind::BlockIdx:
       case AtomKind::Induction:
         return true;
-      case AtomKind::Quotient:
-        return atom.variation != Variation::Uniform;
+      case AtomKind::Quotient: {
+        if (atom.variation != Variation::Uniform) return true;
+        for (AtomId inner : atom.inner.atoms())
+          if (index_like(inner)) return true;
+        return false;
+      }
       case AtomKind::Opaque:
         return atom.variation != Variation::Uniform;
       default:
@@ -1895,7 +1926,9 @@ struct AccessInterpreter::Impl {
     }
     Congruence bc = congruence_of(atoms, Poly::atom(base.address), &env.facts);
     if (!bc.residue_mod(w)) {
-      m.alignment = base.alignment > 0 ? AlignmentVerdict::BaseUnderaligned : AlignmentVerdict::Unknown;
+      // Byte and half buffers used as vectors are the classic mistake; arrays of 4-byte elements
+      // read as float4 (tiled matmuls) are placed 16-byte aligned in practice, and are left alone.
+      m.alignment = base.alignment > 0 && base.alignment < 4 ? AlignmentVerdict::BaseUnderaligned : AlignmentVerdict::Unknown;
       return;
     }
     if (auto r = c.residue_mod(w)) {
@@ -1905,7 +1938,7 @@ struct AccessInterpreter::Impl {
     }
     // Which terms keep the offset from being a known multiple of w?
     int need = two_adic_valuation(static_cast<int64_t>(w));
-    std::vector<std::string> conditions;
+    std::vector<std::pair<std::string, int64_t>> conditions;  // product of parameters, modulus
     bool per_thread = false;
     bool other = false;
     for (const auto& term : offset.terms()) {
@@ -1939,8 +1972,9 @@ struct AccessInterpreter::Impl {
       int64_t modulus = int64_t{1} << (need - v);
       std::string product;
       for (AtomId a : params) product += (product.empty() ? "" : " * ") + atoms[a].name;
-      std::string text = product + " % " + std::to_string(modulus) + " == 0";
-      if (std::find(conditions.begin(), conditions.end(), text) == conditions.end()) conditions.push_back(text);
+      auto it = std::find_if(conditions.begin(), conditions.end(), [&](const auto& c) { return c.first == product; });
+      if (it == conditions.end()) conditions.emplace_back(product, modulus);
+      else it->second = std::max(it->second, modulus);
     }
     if (per_thread && conditions.empty() && !other) {
       m.alignment = AlignmentVerdict::Misaligned;
@@ -1949,7 +1983,11 @@ struct AccessInterpreter::Impl {
     }
     m.alignment = AlignmentVerdict::Conditional;
     std::string joined;
-    for (size_t i = 0; i < conditions.size(); ++i) joined += (i ? " and " : "") + conditions[i];
+    for (size_t i = 0; i < conditions.size(); ++i) {
+      const auto& [product, modulus] = conditions[i];
+      bool compound = product.find(' ') != std::string::npos;
+      joined += (i ? " and " : "") + (compound ? "(" + product + ")" : product) + " % " + std::to_string(modulus) + " == 0";
+    }
     if (joined.empty()) joined = "the byte offset `" + atoms.print(offset) + "` % " + std::to_string(w) + " == 0";
     m.alignment_condition = joined;
     m.misaligned_per_thread = per_thread;
@@ -2031,9 +2069,11 @@ struct AccessInterpreter::Impl {
     launch_facts = nullptr;
   }
 
-  void observe_launches(const clang::FunctionDecl& host, std::vector<LaunchObservation>& sink) {
+  void observe_launches(const clang::FunctionDecl& host, const std::set<const clang::FunctionDecl*>& inlinable,
+                        std::vector<LaunchObservation>& sink) {
     reset();
     host_mode = true;
+    host_inlinable = &inlinable;
     out = nullptr;
     launches = &sink;
     launch_facts = nullptr;
@@ -2042,6 +2082,7 @@ struct AccessInterpreter::Impl {
     bind_parameters(host, env);
     exec(host.getBody(), env);
     launches = nullptr;
+    host_inlinable = nullptr;
     host_mode = false;
   }
 };
@@ -2055,8 +2096,10 @@ void AccessInterpreter::analyse_kernel(const clang::FunctionDecl& kernel, const 
   impl_->analyse_kernel(kernel, launches, out);
 }
 
-void AccessInterpreter::observe_launches(const clang::FunctionDecl& host, std::vector<LaunchObservation>& out) {
-  impl_->observe_launches(host, out);
+void AccessInterpreter::observe_launches(const clang::FunctionDecl& host,
+                                         const std::set<const clang::FunctionDecl*>& inlinable,
+                                         std::vector<LaunchObservation>& out) {
+  impl_->observe_launches(host, inlinable, out);
 }
 
 }  // namespace kl::analyzers

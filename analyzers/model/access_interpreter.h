@@ -17,6 +17,7 @@
 // CUDA's headers is walked. Not thread-safe; one instance per parse.
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "analyzers/model/alignment_congruence.h"
@@ -58,8 +59,10 @@ class AccessInterpreter {
   // Analyse a kernel (a plain kernel, an instantiation, or an uninstantiated pattern).
   void analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& launches,
                       std::vector<MemoryAccess>& out);
-  // Walk a host function and report each kernel launch it makes.
-  void observe_launches(const clang::FunctionDecl& host, std::vector<LaunchObservation>& out);
+  // Walk a host function and report each kernel launch it makes, following calls into the
+  // host functions of `inlinable` (those that lead to launches) with the caller's arguments.
+  void observe_launches(const clang::FunctionDecl& host, const std::set<const clang::FunctionDecl*>& inlinable,
+                        std::vector<LaunchObservation>& out);
 
  private:
   struct Impl;

@@ -84,6 +84,7 @@ class LaneEvaluator {
         break;
     }
     if (atom.variation == Variation::Varying) return std::nullopt;
+    if (auto exact = exact_value(a)) return Wide(*exact);
     Congruence c = atom.congruence;
     if (q_.facts) {
       if (auto it = q_.facts->congruences.find(a); it != q_.facts->congruences.end()) c = it->second;
@@ -96,6 +97,16 @@ class LaneEvaluator {
   const WarpQuery& q_;
   const AtomTable& atoms_;
   LaneCoords lane_;
+
+ public:
+  // A value every launch in the file passes as the same constant (its congruence is exact).
+  std::optional<int64_t> exact_value(AtomId a) const {
+    const Atom& atom = atoms_[a];
+    if (atom.kind != AtomKind::Parameter || atom.congruence.bits < Congruence::kMaxBits) return std::nullopt;
+    int64_t r = atom.congruence.residue;
+    if (r >= (int64_t{1} << (Congruence::kMaxBits - 1))) r -= int64_t{1} << Congruence::kMaxBits;
+    return r;
+  }
 };
 
 struct WarpSim {
@@ -195,6 +206,12 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
         }
       }
       out.stride_text = atoms.print(shown);
+      // Known at every launch in the file: keep the name, add the value.
+      bool exact = true;
+      for (AtomId a : stride->atoms()) exact = exact && ev.exact_value(a).has_value();
+      if (exact) {
+        if (auto v = ev.eval(*stride)) out.lane_stride = static_cast<int64_t>(*v);
+      }
     }
   }
 

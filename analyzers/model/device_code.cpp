@@ -7,6 +7,8 @@
 #include <clang/AST/ExprCXX.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <vector>
+
 namespace kl::analyzers {
 
 bool is_kernel(const clang::FunctionDecl& function) { return function.hasAttr<clang::CUDAGlobalAttr>(); }
@@ -16,13 +18,23 @@ bool is_device_function(const clang::FunctionDecl& function) {
 }
 
 std::string qualified_name(const clang::NamedDecl& decl) {
+  // Built by hand rather than printQualifiedName: headers version their APIs in namespaces that
+  // are not inline (cooperative_groups::__v1, pulled in with `using namespace`), and users never
+  // write those. Inline, anonymous and reserved (`__`) namespaces are left out.
+  std::vector<std::string> parts = {decl.getNameAsString()};
+  for (const clang::DeclContext* context = decl.getDeclContext(); context; context = context->getParent()) {
+    if (auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) {
+      if (ns->isInline() || ns->isAnonymousNamespace() || ns->getName().starts_with("__")) continue;
+      parts.push_back(ns->getNameAsString());
+    } else if (auto* record = llvm::dyn_cast<clang::RecordDecl>(context)) {
+      parts.push_back(record->getNameAsString());
+    }
+  }
   std::string out;
-  llvm::raw_string_ostream stream(out);
-  clang::PrintingPolicy policy(decl.getASTContext().getLangOpts());
-  policy.SuppressInlineNamespace = true;
-  policy.SuppressUnwrittenScope = true;
-  decl.printQualifiedName(stream, policy);
-  stream.flush();
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!out.empty()) out += "::";
+    out += *it;
+  }
   return out;
 }
 

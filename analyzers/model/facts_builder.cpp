@@ -1,5 +1,7 @@
 #include "analyzers/model/facts_builder.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <regex>
 
@@ -23,7 +25,16 @@ void build_unit_facts(clang::ASTContext& context, const SourceView& view, const 
     const char* v = std::getenv("KERNEL_LSP_DISABLE_ACCESS_MODEL");
     return v && *v && std::string(v) != "0";
   }();
-  if (options.access_model && !disabled) facts.accesses = collect_memory_accesses(context, view, options);
+  if (options.access_model && !disabled) {
+    auto started = std::chrono::steady_clock::now();
+    facts.accesses = collect_memory_accesses(context, view, options);
+    // KERNEL_LSP_TIME_ACCESS_MODEL=1: the model's own time on stderr (bench/model/run_bench.sh).
+    static const bool timed = std::getenv("KERNEL_LSP_TIME_ACCESS_MODEL") != nullptr;
+    if (timed) {
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "access model: %.1f ms, %zu accesses\n", ms, facts.accesses.size());
+    }
+  }
 }
 
 void add_preprocessor_facts(const ParseOutcome& outcome, const FeatureTable& features, UnitFacts& facts) {

@@ -27,7 +27,12 @@ std::string describe_stride(const MemoryAccess& a) {
   std::string lanes = "adjacent lanes (" + a.lane_dimension + ")";
   if (a.runtime_stride) {
     std::string unit = a.stride_in_elements ? " elements" : " bytes";
-    return lanes + " are `" + a.stride_text + "`" + unit + " apart (a runtime value)";
+    std::string known;
+    if (a.lane_stride) {
+      int64_t v = a.stride_in_elements && a.element_size > 0 ? *a.lane_stride / a.element_size : *a.lane_stride;
+      known = "; " + std::to_string(v) + " at the launches in this file";
+    }
+    return lanes + " are `" + a.stride_text + "`" + unit + " apart (a runtime value" + known + ")";
   }
   if (a.lane_stride) {
     int64_t s = *a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride;
@@ -64,7 +69,7 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
          " would do";
   if (a.ideal_sectors > 0 && sectors >= 2 * a.ideal_sectors)
     msg += " (" + std::to_string(sectors / a.ideal_sectors) + "x the memory traffic)";
-  if (a.runtime_stride) msg += ", unless the stride is 1 at run time";
+  if (a.runtime_stride && !a.lane_stride) msg += ", unless the stride is 1 at run time";
   msg += ". " + fix_hint(a);
   if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
     msg += " (in " + kernels.front() + (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";

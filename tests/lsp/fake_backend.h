@@ -18,12 +18,22 @@ class FakeBackend final : public AnalysisBackend {
  public:
   std::atomic<int> delay_ms{0};
   std::atomic<int> reconfigured{0};
+  std::atomic<int> running{0};
+  std::atomic<int> max_running{0};  // the most analyses seen at once
 
   analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       jobs_.push_back(job);
     }
+    int now_running = ++running;
+    for (int seen = max_running.load();
+         now_running > seen && !max_running.compare_exchange_weak(seen, now_running);) {
+    }
+    struct Leave {
+      std::atomic<int>& counter;
+      ~Leave() { --counter; }
+    } leave{running};
     const int delay = delay_ms.load();  // fixed at the start, so only cancellation cuts it short
     for (int waited = 0; waited < delay; waited += 2) {
       if (cancel.is_cancelled()) {

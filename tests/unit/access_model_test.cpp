@@ -250,3 +250,36 @@ TEST_CASE("missing torch headers: values become opaque, nothing crashes") {
   CHECK(f[0]->location.range.start.line == 5);
   CHECK(contains(f[0]->message, "`stride`"));
 }
+
+TEST_CASE("launch facts follow host calls: sizes known in main resolve the alignment condition") {
+  const std::string kernel =
+      "__global__ void rows(float* out, const float* x, int C) {\n"
+      "  const float4* r = reinterpret_cast<const float4*>(x + blockIdx.x * C);\n"
+      "  float4 v = r[threadIdx.x];\n"
+      "  out[blockIdx.x] = v.x + v.w;\n"
+      "}\n"
+      "void launch(int variant, float* out, const float* x, int B, int C) {\n"
+      "  switch (variant) {\n"
+      "    case 0: break;\n"
+      "    case 1: rows<<<B, C / 4>>>(out, x, C); break;\n"
+      "  }\n"
+      "}\n";
+  auto known = analyse(kernel + "int main() { float *o, *x; launch(1, o, x, 8, 768); return 0; }\n");
+  CHECK(of_rule(known, "misaligned-access").empty());
+  auto odd = analyse(kernel + "int main() { float *o, *x; launch(1, o, x, 8, 771); return 0; }\n");
+  auto f = of_rule(odd, "misaligned-access");
+  REQUIRE(f.size() == 1);
+  CHECK(contains(f[0]->message, "C % 4 == 0"));
+  auto unknown = analyse(kernel);
+  CHECK(of_rule(unknown, "misaligned-access").size() == 1);
+}
+
+TEST_CASE("rounding up to a multiple (`(n + 3) & ~3`) is known to be a multiple") {
+  auto a = analyse(
+      "__global__ void k(float* out, const float* x, int n) {\n"
+      "  int padded = (n + 3) & ~3;\n"
+      "  float4 v = reinterpret_cast<const float4*>(x + blockIdx.x * padded)[threadIdx.x];\n"
+      "  out[blockIdx.x] = v.x;\n"
+      "}\n");
+  CHECK(of_rule(a, "misaligned-access").empty());
+}
