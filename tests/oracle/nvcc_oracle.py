@@ -25,7 +25,8 @@ FEATURE_FAILURE = re.compile(
     r"__cluster_dims__ is not supported|is undefined|no suitable user-defined conversion|"
     r"no instance of overloaded function|not supported for this GPU architecture|"
     r"not supported on this architecture|requires sm_\d+|identifier .* is undefined|"
-    r"namespace \"cooperative_groups\" has no member")
+    r"namespace \"cooperative_groups\" has no member|"
+    r"incomplete type \"nvcuda::wmma::fragment<")
 
 
 def gencode(cap: str) -> str:
