@@ -8,7 +8,7 @@ packages=(
   clang-19 libclang-cpp19-dev libclang-19-dev llvm-19-dev libclang-rt-19-dev clangd-19
   clang-format-19 clang-tidy-19
   nlohmann-json3-dev libboost-dev libboost-filesystem-dev libtomlplusplus-dev libspdlog-dev
-  libcli11-dev libyaml-cpp-dev catch2
+  libcli11-dev libyaml-cpp-dev libcmark-dev catch2
   neovim
 )
 
