@@ -212,9 +212,11 @@ struct AccessInterpreter::Impl {
     return id;
   }
 
-  Value opaque(Variation v, const std::string& name, Congruence c = Congruence::unknown(), bool parameter_like = false) {
+  Value opaque(Variation v, const std::string& name, Congruence c = Congruence::unknown(), bool parameter_like = false,
+               bool loaded = false) {
     Atom a;
     a.kind = AtomKind::Opaque;
+    a.loaded = loaded && (v == Variation::Lane || v == Variation::Piecewise || v == Variation::Varying);
     a.variation = v == Variation::Lane || v == Variation::Piecewise ? Variation::Varying : v;
     a.congruence = c;
     a.name = name.empty() ? "<value>" : name;
@@ -930,7 +932,8 @@ struct AccessInterpreter::Impl {
           int id = add_base(text_of(e), MemorySpace::Global, 0, std::nullopt);
           return Value::pointer(id, Poly());
         }
-        if (t->isIntegralOrEnumerationType() || t->isDependentType()) return opaque(v, text_of(e));
+        if (t->isIntegralOrEnumerationType() || t->isDependentType())
+          return opaque(v, text_of(e), Congruence::unknown(), false, /*loaded=*/true);
         return Value::none(v);
       }
       case LValue::Kind::Field: {
@@ -1034,7 +1037,8 @@ struct AccessInterpreter::Impl {
         Value p = eval(arg(0), env);
         if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), false, false, env);
         clang::QualType t = call->getType();
-        if (t->isIntegralOrEnumerationType()) return opaque(memory_variation(p), text_of(call));
+        if (t->isIntegralOrEnumerationType())
+          return opaque(memory_variation(p), text_of(call), Congruence::unknown(), false, /*loaded=*/true);
         return Value::none(memory_variation(p));
       }
       if (name == "__stcg" || name == "__stcs" || name == "__stwb" || name == "__stwt") {
@@ -1876,6 +1880,9 @@ struct AccessInterpreter::Impl {
       m.sectors_if_aligned = w.sectors_if_aligned;
       m.active_lanes = w.active_lanes;
       m.block_shape = q.block.describe();
+      m.gather_index = w.gather_index;
+      m.window_shift = w.window_shift;
+      m.base_sector_aligned = base.alignment >= 32;
     }
 
     // Vector types, and anything reached through a cast to an 8- or 16-byte type (a cast to a

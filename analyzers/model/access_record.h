@@ -60,6 +60,9 @@ struct MemoryAccess {
   uint32_t ideal_sectors = 0;             // ceil(active lanes * width / 32)
   uint32_t sectors_if_aligned = 0;        // the same with the warp's first address sector-aligned
   uint32_t active_lanes = 32;
+  uint32_t window_shift = 0;              // bytes the warp's first address lies past a sector boundary
+  bool base_sector_aligned = false;       // the base is known to start on a 32-byte boundary
+  std::string gather_index;               // DataDependent: the per-lane loaded index (`ids[i]`)
   std::string block_shape;                // "blockDim = (16, 16)" when known
 
   // Alignment (vector accesses).

@@ -110,7 +110,7 @@ class LaneEvaluator {
 };
 
 struct WarpSim {
-  uint32_t sectors = 0, ideal = 0, aligned = 0, active = 0;
+  uint32_t sectors = 0, ideal = 0, aligned = 0, active = 0, shift = 0;
   bool uniform = true;
   std::optional<Wide> lane0, lane1;
 };
@@ -217,6 +217,16 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
 
   if (atoms.variation(offset) == Variation::Varying) {
     out.pattern = LanePattern::DataDependent;
+    // A gather: every per-lane unknown in the address is a value the lane loaded itself (an
+    // index array). Anything else (a lost track) stays unjudged.
+    std::string first_loaded;
+    bool all_loaded = true;
+    for (AtomId a : offset.atoms()) {
+      if (atoms[a].variation != Variation::Varying) continue;
+      if (!atoms[a].loaded) all_loaded = false;
+      else if (first_loaded.empty()) first_loaded = atoms[a].name;
+    }
+    if (all_loaded) out.gather_index = first_loaded;
     return out;
   }
 
@@ -272,6 +282,7 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
     Wide first = addresses.front();
     Wide shift = first - floor_div(first, 32) * 32;
     sim.aligned = count_sectors(addresses, q.width, shift);
+    sim.shift = static_cast<uint32_t>(shift);
     sim.ideal = static_cast<uint32_t>((uint64_t{sim.active} * q.width + 31) / 32);
     int64_t excess = int64_t{sim.sectors} - sim.ideal;
     int64_t worst_excess = int64_t{worst.sectors} - worst.ideal;
@@ -288,6 +299,7 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   out.sectors = worst.sectors;
   out.ideal_sectors = worst.ideal;
   out.sectors_if_aligned = worst.aligned;
+  out.window_shift = worst.shift;
   out.active_lanes = worst.active;
   if (!out.lane_stride && !out.runtime_stride && worst.lane0 && worst.lane1)
     out.lane_stride = static_cast<int64_t>(*worst.lane1 - *worst.lane0);

@@ -48,11 +48,13 @@ struct WarpEstimate {
   uint32_t ideal_sectors = 0;       // ceil(active lanes * width / 32) for that warp
   uint32_t sectors_if_aligned = 0;  // with the warp's first address moved to a sector boundary
   uint32_t active_lanes = 0;
+  uint32_t window_shift = 0;        // bytes the warp's first address lies past a sector boundary
   std::optional<int64_t> lane_stride;  // bytes between adjacent lanes along lane_dimension
   bool runtime_stride = false;
   std::string stride_text;
   bool stride_in_elements = false;
   std::string lane_dimension;
+  std::string gather_index;  // DataDependent through values loaded per lane: the first one's text
 };
 
 WarpEstimate estimate_warp(const WarpQuery& query);

@@ -110,6 +110,7 @@ struct Atom {
   Congruence congruence;           // what is known of its value modulo powers of two
   std::string name;                // as printed in messages ("ld", "blockDim.x", "args.n")
   bool parameter_like = false;     // a value the caller chooses (condition texts name these)
+  bool loaded = false;             // Opaque: read from memory at a per-lane address (`ids[i]`)
   Poly inner;                      // Quotient: the dividend
   Poly divisor;                    // Quotient: the divisor (a constant or a uniform form)
 };

@@ -63,12 +63,16 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
       if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
       break;
     case AlignmentVerdict::BaseUnderaligned:
-      f.severity = Severity::Warning;
+      // Information, not a warning: nvcc 13 places __shared__ arrays on 16-byte boundaries in
+      // practice (measured on an H200: these accesses never faulted), so this is a promise the
+      // code relies on without having it, not a fault that happens today.
+      f.severity = Severity::Information;
       msg = access_words(a) + ", whose base is only guaranteed " + std::to_string(a.base_alignment) +
             "-byte alignment";
       if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
-      msg += "; the access faults wherever the buffer lands off a " + w + "-byte boundary. Declare the buffer `__align__(" +
-             w + ")` (or `alignas(" + w + ")`), or declare it with the vector type.";
+      msg += "; it works only because the compiler happens to place the buffer on a " + w +
+             "-byte boundary, which nothing promises. Declare the buffer `__align__(" + w + ")` (or `alignas(" + w +
+             ")`), or declare it with the vector type.";
       break;
     default:
       break;

@@ -1,10 +1,15 @@
-// uncoalesced-access: a global load or store whose lanes, adjacent in a warp, touch addresses
-// further apart than the access size, so that a warp request fetches more 32-byte sectors than
-// its bytes need. The access model simulates one warp request per access (access_warp.h); the
-// rule reports the accesses whose sector count exceeds the ideal even when the warp's first
-// address sits on a sector boundary (a lane stride problem, not a misaligned row start), and
-// those whose stride is a runtime value multiplying the thread index. Broadcasts, single-lane
-// accesses and data-dependent gathers are not reported.
+// uncoalesced-access: a global load or store whose warp request fetches more 32-byte sectors
+// than its bytes need. The access model simulates one warp request per access (access_warp.h);
+// the rule reports three causes, each measurable as Nsight Compute's "L2 Theoretical Sectors
+// Global Excessive" on the line:
+//   - a lane stride: adjacent lanes further apart than the access size (or a runtime value
+//     multiplying the thread index), even with the warp's first address on a sector boundary;
+//   - a shifted window: contiguous lanes whose first address provably lies inside a sector of a
+//     sector-aligned base (`in[i + 1]`), so the warp straddles one sector more than it needs;
+//   - a gather: the lane's address comes from an index the lane loaded itself (`table[ids[i]]`),
+//     so adjacent lanes touch unrelated sectors unless the indices happen to be consecutive.
+// Broadcasts, single-lane accesses, atomics on gathered addresses and addresses the model lost
+// track of are not reported.
 #include <algorithm>
 #include <map>
 
@@ -16,9 +21,34 @@ namespace {
 
 int64_t excess(const MemoryAccess& a) { return int64_t{a.sectors_if_aligned} - a.ideal_sectors; }
 
-bool reportable(const MemoryAccess& a) {
-  if (a.space != MemorySpace::Global || a.pattern != LanePattern::Estimated || a.width == 0) return false;
-  return excess(a) > 0;
+enum class Cause { None, Stride, ShiftedWindow, Gather };
+
+Cause cause_of(const MemoryAccess& a) {
+  if (a.space != MemorySpace::Global || a.width == 0) return Cause::None;
+  if (a.pattern == LanePattern::DataDependent)
+    return !a.gather_index.empty() && !a.is_atomic ? Cause::Gather : Cause::None;
+  if (a.pattern != LanePattern::Estimated) return Cause::None;
+  if (excess(a) > 0) return Cause::Stride;
+  // Only for naturally aligned accesses: a vector access shifted by less than its width is a
+  // misaligned-access (it faults), not a coalescing problem. And only when the extra sector is
+  // at least an eighth of the request: a float4 warp one vector off (17 sectors for 16) is not
+  // worth a warning.
+  if (a.base_sector_aligned && a.sectors > a.ideal_sectors && a.window_shift % a.width == 0 &&
+      8 * (int64_t{a.sectors} - a.ideal_sectors) >= a.ideal_sectors)
+    return Cause::ShiftedWindow;
+  return Cause::None;
+}
+
+// Orders the records of one location: a stride beats a shifted window beats a gather, then the
+// larger waste.
+int64_t severity_key(const MemoryAccess& a) {
+  switch (cause_of(a)) {
+    case Cause::Stride: return 3'000'000 + excess(a);
+    case Cause::ShiftedWindow: return 2'000'000 + int64_t{a.sectors} - a.ideal_sectors;
+    case Cause::Gather: return 1'000'000;
+    case Cause::None: break;
+  }
+  return 0;
 }
 
 std::string plural(int64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
@@ -55,13 +85,12 @@ std::string fix_hint(const MemoryAccess& a) {
          "(float4) of contiguous elements.";
 }
 
-Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
-  Finding f;
-  f.rule_id = std::string(kUncoalescedAccess);
-  f.severity = Severity::Warning;
-  f.location = a.location;
-  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
-  std::string msg = "uncoalesced global " + what + " `" + a.base_name + "`: " + describe_stride(a) + " for " +
+std::string what_of(const MemoryAccess& a) {
+  return std::string(a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from");
+}
+
+std::string stride_message(const MemoryAccess& a) {
+  std::string msg = "uncoalesced global " + what_of(a) + " `" + a.base_name + "`: " + describe_stride(a) + " for " +
                     std::to_string(a.width) + "-byte accesses";
   if (!a.block_shape.empty() && a.lane_dimension != "threadIdx.x") msg += " (with " + a.block_shape + ")";
   uint32_t sectors = std::max(a.sectors_if_aligned, a.sectors);
@@ -70,7 +99,42 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   if (a.ideal_sectors > 0 && sectors >= 2 * a.ideal_sectors)
     msg += " (" + std::to_string(sectors / a.ideal_sectors) + "x the memory traffic)";
   if (a.runtime_stride && !a.lane_stride) msg += ", unless the stride is 1 at run time";
-  msg += ". " + fix_hint(a);
+  return msg + ". " + fix_hint(a);
+}
+
+std::string shifted_window_message(const MemoryAccess& a) {
+  uint32_t extra = a.sectors - a.ideal_sectors;
+  std::string msg = "uncoalesced global " + what_of(a) + " `" + a.base_name + "`: the warp's lanes are contiguous but " +
+                    "its first address lies " + std::to_string(a.window_shift) + " bytes past a 32-byte sector " +
+                    "boundary, so each warp touches " + std::to_string(a.sectors) + " sectors where " +
+                    std::to_string(a.ideal_sectors) + " would do (+" +
+                    std::to_string(a.ideal_sectors ? 100 * extra / a.ideal_sectors : 0) + " % traffic).";
+  msg += " Shift the index so that each warp starts on a sector (pad rows or the halo to a multiple of " +
+         std::to_string(a.width ? 32 / std::min<uint32_t>(a.width, 32) : 8) +
+         " elements), or load the tile once, aligned, into shared memory and read the shifted neighbours there.";
+  return msg;
+}
+
+std::string gather_message(const MemoryAccess& a) {
+  uint32_t ideal = a.ideal_sectors ? a.ideal_sectors : (32 * a.width + 31) / 32;
+  return "uncoalesced global " + what_of(a) + " `" + a.base_name + "`: each lane's address comes from an index it " +
+         "loaded (`" + a.gather_index + "`), so adjacent lanes touch unrelated addresses: up to 32 sectors per warp " +
+         "where " + std::to_string(ideal) + " would do, unless the indices are consecutive. Sort or bucket the " +
+         "indices so that a warp's lanes read neighbouring data, or, when an index selects a row, let one warp " +
+         "take the index and its lanes walk the row.";
+}
+
+Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  Finding f;
+  f.rule_id = std::string(kUncoalescedAccess);
+  f.severity = Severity::Warning;
+  f.location = a.location;
+  std::string msg;
+  switch (cause_of(a)) {
+    case Cause::ShiftedWindow: msg = shifted_window_message(a); break;
+    case Cause::Gather: msg = gather_message(a); break;
+    default: msg = stride_message(a); break;
+  }
   if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
     msg += " (in " + kernels.front() + (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
   f.message = std::move(msg);
@@ -91,13 +155,13 @@ void check_uncoalesced_access(const RuleInput& input, std::vector<Finding>& out)
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
-      if (!reportable(a)) continue;
+      if (cause_of(a) == Cause::None) continue;
       auto key = std::make_tuple(a.location.file, a.location.range.start.line, a.location.range.start.column,
                                  a.location.range.end.line, a.location.range.end.column);
       auto [it, inserted] = groups.try_emplace(key);
       if (inserted) order.push_back(key);
       Group& g = it->second;
-      if (!g.worst || excess(a) > excess(*g.worst)) g.worst = &a;
+      if (!g.worst || severity_key(a) > severity_key(*g.worst)) g.worst = &a;
       if (std::find(g.kernels.begin(), g.kernels.end(), a.kernel) == g.kernels.end()) g.kernels.push_back(a.kernel);
     }
   }

@@ -4,9 +4,11 @@
 #   tests/accuracy/measure_on_gpu.sh [OUT_DIR]     (OUT_DIR: $OUT on the device machine, else build-access/measure)
 #
 #   1. nvcc -O3 -lineinfo -arch=sm_90 every tests/fixtures/access/*.cu (in parallel);
-#   2. compute-sanitizer --tool memcheck on the fixtures that use vector types or casts, going on
-#      after a faulting kernel (--destroy-on-device-error kernel): misaligned reports with their
-#      source line. Runs in the background, next to step 3;
+#   2. compute-sanitizer --tool memcheck on the fixtures that use vector types or casts, one
+#      process per kernel (`./fx N`): the print limit is per process, so a kernel that faults
+#      32 times would otherwise hide every later kernel's reports, and a faulting kernel slows
+#      the ones after it. Misaligned reports with their source line. Runs in the background,
+#      next to step 3;
 #   3. ncu --section SourceCounters on the coalescing fixtures, one process at a time, then the
 #      source page as CSV (`--page source --csv --print-source cuda,sass`) for "L2 Theoretical
 #      Sectors Global Excessive" per line. A fault outside the sanitizer leaves the context unusable,
@@ -62,11 +64,20 @@ export BIN ROOT WORK ARCH
 MEMCHECK_SET=$(grep -l -E 'reinterpret_cast|float4|float2|double2|__half2|bfloat162|int4|uint4|__align__' "$FIXTURES"/*.cu |
   xargs -n1 basename | sed 's/\.cu$//' | grep -v -x multidim)
 (
-  echo "$MEMCHECK_SET" | xargs -P 6 -I{} bash -c '
-    [ -x "$BIN/{}" ] || exit 0
-    cd "$ROOT" && timeout 90 compute-sanitizer --tool memcheck --destroy-on-device-error kernel \
-      --print-limit 32 "$BIN/{}" > "$WORK/memcheck/{}.txt" 2>&1
-    echo "EXIT $?" >> "$WORK/memcheck/{}.txt"'
+  mkdir -p "$WORK/memcheck/runs"
+  for name in $MEMCHECK_SET; do
+    [ -x "$BIN/$name" ] || continue
+    count=$(timeout 20 "$BIN/$name" count | awk '/^COUNT/ {print $2}')
+    for k in $(seq 0 $((${count:-0} - 1))); do echo "$name $k"; done
+  done | xargs -P 8 -L 1 bash -c '
+    cd "$ROOT" && timeout 60 compute-sanitizer --tool memcheck --print-limit 32 "$BIN/$0" "$1" \
+      > "$WORK/memcheck/runs/$0.$1.txt" 2>&1
+    echo "EXIT $?" >> "$WORK/memcheck/runs/$0.$1.txt"'
+  # One file per fixture, kernels in order, as the labeler reads it.
+  for name in $MEMCHECK_SET; do
+    ls "$WORK/memcheck/runs/$name".*.txt > /dev/null 2>&1 || continue
+    ls "$WORK/memcheck/runs/$name".*.txt | sort -t. -k2,2n | xargs cat > "$WORK/memcheck/$name.txt"
+  done
   echo done > "$WORK/memcheck/.done"
 ) &
 MEMCHECK_PID=$!
@@ -79,7 +90,7 @@ PRIORITY="transpose matvec warp_groups wide_elements aos_soa blocks2d matmul col
 ALIGNMENT_ONLY="const_offsets|half2_offsets|shared_vectors|launch_offsets|vector_copy|rmsnorm_vec"
 REST=$(ls "$FIXTURES"/*.cu | xargs -n1 basename | sed 's/\.cu$//' | grep -v -x -E "$ALIGNMENT_ONLY" |
   grep -v -x -F "$(echo $PRIORITY | tr ' ' '\n')")
-ORDER="$PRIORITY $REST rmsnorm_vec vector_copy"
+ORDER="$PRIORITY $REST rmsnorm_vec vector_copy const_offsets half2_offsets launch_offsets shared_vectors"
 for name in $ORDER; do
   [ -x "$BIN/$name" ] || continue
   from=0

@@ -87,7 +87,11 @@ def parse_source_csv(text, fixture_base):
         first = row[0].strip()
         joined = ",".join(row)
         if len(row) <= 2 and ("File" in first or "Path" in first or first.endswith((".cu", ".cuh", ".h"))):
-            path = joined.split(":", 1)[-1].strip() if ":" in joined else first
+            # ncu 2025 writes `"File Path","/abs/path.cu"`; older exports put "File: path" in one cell.
+            if len(row) == 2 and first.lower() in ("file path", "file", "path"):
+                path = row[1]
+            else:
+                path = joined.split(":", 1)[-1].strip() if ":" in joined else first
             current_file_ok = os.path.basename(path.strip().strip('"')) == fixture_base or not path.strip()
             continue
         if any(METRIC_SECTORS.lower() == c.strip().lower() for c in row) or (
