@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <mutex>
 #include <set>
 
@@ -30,6 +31,7 @@ struct Analyzer::State {
   std::optional<CudaToolkit> toolkit;
   std::string toolkit_problem;
   PreambleCache preambles;
+  std::thread toolkit_finder;  // find_toolkit_in_background(); joined by ~Analyzer
 
   const CudaToolkit* find_toolkit() {
     std::call_once(toolkit_once, [&] {
@@ -101,7 +103,14 @@ void sort_findings(std::vector<Finding>& findings) {
 Analyzer::Analyzer(AnalysisSettings settings) : state_(std::make_unique<State>()) {
   state_->settings = std::move(settings);
 }
-Analyzer::~Analyzer() = default;
+Analyzer::~Analyzer() {
+  if (state_->toolkit_finder.joinable()) state_->toolkit_finder.join();
+}
+
+void Analyzer::find_toolkit_in_background() {
+  if (state_->toolkit_finder.joinable()) return;
+  state_->toolkit_finder = std::thread([state = state_.get()] { state->find_toolkit(); });
+}
 
 const AnalysisSettings& Analyzer::settings() const { return state_->settings; }
 

@@ -73,6 +73,10 @@ class Analyzer {
   // Problems in a build.toml itself: syntax, schema, and arch-unsupported.
   std::vector<Finding> analyze_build_toml(const std::filesystem::path& file, std::string_view text);
 
+  // Looks the CUDA toolkit up (nvcc --version, ~100 ms) on a background thread, so that a
+  // server's first analysis does not wait for it. Optional; analyses find it on demand anyway.
+  void find_toolkit_in_background();
+
   // Drop cached parses of one file (closed in the editor) or of all.
   void forget(const std::filesystem::path& file);
   void forget_all();

@@ -10,6 +10,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <chrono>
+
 #include "analyzers/frontend/device_parser.h"
 
 namespace kl::analyzers {
@@ -19,11 +21,16 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
                                                                ParseOutcome& outcome,
                                                                const std::vector<std::string>& watched_macros,
                                                                const std::string& main_file);
+// Also there: whether a function's body is skipped (those in system headers).
+bool skip_function_body(const clang::SourceManager* sources, const clang::Decl* decl);
 
 struct PreambleCache::Entry {
-  std::mutex build_mutex;  // one build per file at a time
+  std::mutex mutex;
+  std::condition_variable built;  // signalled when a background build ends
+  bool building = false;
+  bool forgotten = false;          // the file was closed: a build in flight is thrown away
   std::shared_ptr<clang::PrecompiledPreamble> preamble;
-  ParseOutcome observed;  // what preprocessing the preamble saw (missing headers, arch macros)
+  std::shared_ptr<ParseOutcome> observed;  // what preprocessing the preamble saw (missing headers, arch macros)
 };
 
 namespace {
@@ -37,6 +44,7 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
     if (!sources_) return nullptr;
     return make_preprocessor_observer(*sources_, outcome_, watched_, main_file_);
   }
+  bool shouldSkipFunctionBody(clang::Decl* decl) override { return skip_function_body(sources_, decl); }
 
  private:
   ParseOutcome& outcome_;
@@ -56,9 +64,81 @@ std::string cache_key(const clang::CompilerInvocation& invocation, const std::st
 }  // namespace
 
 PreambleCache::PreambleCache() = default;
-PreambleCache::~PreambleCache() = default;
 
-bool PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::string& file,
+PreambleCache::~PreambleCache() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  queue_cv_.notify_all();
+  if (builder_.joinable()) builder_.join();
+}
+
+void PreambleCache::builder_loop() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(queue_mutex_);
+      queue_cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    job();
+  }
+}
+
+void PreambleCache::start_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
+                                const std::string& file, const llvm::MemoryBuffer& buffer,
+                                llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
+                                const std::vector<std::string>& watched) {
+  // Called with entry->mutex held and entry->building just set. Everything the build reads is
+  // copied: the caller's invocation and buffer go on to the plain parse.
+  auto copy = std::make_shared<clang::CompilerInvocation>(invocation);
+  std::shared_ptr<llvm::MemoryBuffer> text(
+      llvm::MemoryBuffer::getMemBufferCopy(buffer.getBuffer(), buffer.getBufferIdentifier()).release());
+  auto job = [entry, copy, text, vfs, file, watched] {
+    auto observed = std::make_shared<ParseOutcome>();
+    std::shared_ptr<clang::PrecompiledPreamble> built_preamble;
+    {
+      std::unique_lock lock(entry->mutex);
+      if (entry->forgotten) {
+        entry->building = false;
+        entry->built.notify_all();
+        return;
+      }
+    }
+    auto bounds = clang::ComputePreambleBounds(copy->getLangOpts(), text->getMemBufferRef(), 0);
+    clang::IgnoringDiagConsumer ignore;
+    auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    auto diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
+    ObservingCallbacks callbacks(*observed, watched, file);
+    auto result = clang::PrecompiledPreamble::Build(
+        *copy, text.get(), bounds, *diags, vfs, std::make_shared<clang::PCHContainerOperations>(),
+        /*StoreInMemory=*/false, /*StoragePath=*/"", callbacks);
+    if (result) built_preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*result));
+    std::lock_guard lock(entry->mutex);
+    if (!entry->forgotten) {
+      entry->preamble = std::move(built_preamble);
+      entry->observed = std::move(observed);
+    }
+    entry->building = false;
+    entry->built.notify_all();
+  };
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (stopping_) {
+      entry->building = false;
+      return;
+    }
+    if (!builder_.joinable()) builder_ = std::thread([this] { builder_loop(); });
+    queue_.push_back(std::move(job));
+  }
+  queue_cv_.notify_one();
+}
+
+std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::string& file,
                             const llvm::MemoryBuffer& buffer,
                             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
                             const std::vector<std::string>& watched_macros, const CancellationToken* cancel) {
@@ -70,45 +150,57 @@ bool PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::st
     if (!slot) slot = std::make_shared<Entry>();
     entry = slot;
   }
-  std::lock_guard build_lock(entry->build_mutex);
-  auto bounds = clang::ComputePreambleBounds(invocation.getLangOpts(), buffer.getMemBufferRef(), 0);
-  if (entry->preamble && entry->preamble->CanReuse(invocation, buffer.getMemBufferRef(), bounds, *vfs)) {
-    outcome.preamble_reused = true;
-  } else {
-    if (cancel && cancel->is_cancelled()) return false;
-    entry->preamble.reset();
-    entry->observed = ParseOutcome();
-    clang::IgnoringDiagConsumer ignore;
-    auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    auto diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
-    ObservingCallbacks callbacks(entry->observed, watched_macros, file);
-    // The preamble is built from a copy: Build may adjust the invocation it is given.
-    clang::CompilerInvocation copy(invocation);
-    auto built = clang::PrecompiledPreamble::Build(
-        copy, &buffer, bounds, *diags, vfs, std::make_shared<clang::PCHContainerOperations>(),
-        /*StoreInMemory=*/true, /*StoragePath=*/"", callbacks);
-    if (!built) return false;
-    entry->preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*built));
+  std::unique_lock lock(entry->mutex);
+  // A build under way is nearly always faster to wait for than a plain parse.
+  while (entry->building) {
+    if (cancel && cancel->is_cancelled()) return nullptr;
+    entry->built.wait_for(lock, std::chrono::milliseconds(20));
   }
-  entry->preamble->AddImplicitPreamble(invocation, vfs, const_cast<llvm::MemoryBuffer*>(&buffer));
-  outcome.missing_headers.insert(outcome.missing_headers.end(), entry->observed.missing_headers.begin(),
-                                 entry->observed.missing_headers.end());
-  outcome.arch_dependent = outcome.arch_dependent || entry->observed.arch_dependent;
-  outcome.watched_macro_uses.insert(outcome.watched_macro_uses.end(), entry->observed.watched_macro_uses.begin(),
-                                    entry->observed.watched_macro_uses.end());
-  return true;
+  auto bounds = clang::ComputePreambleBounds(invocation.getLangOpts(), buffer.getMemBufferRef(), 0);
+  if (!entry->preamble || !entry->preamble->CanReuse(invocation, buffer.getMemBufferRef(), bounds, *vfs)) {
+    entry->preamble.reset();
+    entry->observed.reset();
+    if (cancel && cancel->is_cancelled()) return nullptr;
+    entry->building = true;
+    start_build(entry, invocation, file, buffer, vfs, watched_macros);
+    return nullptr;
+  }
+  outcome.preamble_reused = true;
+  std::shared_ptr<clang::PrecompiledPreamble> preamble = entry->preamble;
+  std::shared_ptr<ParseOutcome> observed = entry->observed;
+  lock.unlock();
+  preamble->AddImplicitPreamble(invocation, vfs, const_cast<llvm::MemoryBuffer*>(&buffer));
+  if (observed) {
+    outcome.missing_headers.insert(outcome.missing_headers.end(), observed->missing_headers.begin(),
+                                   observed->missing_headers.end());
+    outcome.arch_dependent = outcome.arch_dependent || observed->arch_dependent;
+    outcome.watched_macro_uses.insert(outcome.watched_macro_uses.end(), observed->watched_macro_uses.begin(),
+                                      observed->watched_macro_uses.end());
+  }
+  return preamble;
 }
 
 void PreambleCache::forget(const std::string& file) {
   std::lock_guard lock(mutex_);
   for (auto it = entries_.begin(); it != entries_.end();) {
-    if (it->first.rfind(file + "\n", 0) == 0 || it->first.rfind(file, 0) == 0) it = entries_.erase(it);
-    else ++it;
+    if (it->first.rfind(file + "\n", 0) == 0 || it->first.rfind(file, 0) == 0) {
+      std::lock_guard entry_lock(it->second->mutex);
+      it->second->forgotten = true;
+      it->second->preamble.reset();
+      it = entries_.erase(it);
+    } else {
+      ++it;
+    }
   }
 }
 
 void PreambleCache::clear() {
   std::lock_guard lock(mutex_);
+  for (auto& [key, entry] : entries_) {
+    std::lock_guard entry_lock(entry->mutex);
+    entry->forgotten = true;
+    entry->preamble.reset();
+  }
   entries_.clear();
 }
 

@@ -4,14 +4,25 @@
 // includes. This is what makes re-lint after a keystroke cheap in the server; the CLI, which
 // parses each file once, does not use it.
 //
-// Thread-safety: all members may be called concurrently; one file's preamble is built by one
-// caller at a time. Memory: a preamble for a file that includes cuda_runtime.h is a few MB (kept
-// in memory, not on disk).
+// Building a preamble costs more than one plain parse of the whole file (it parses the headers
+// and serializes them), so it is never on the path of a result: when a file has no usable
+// preamble, the caller parses plainly while a background thread builds one; the next parse
+// waits for that build if it is still running, then reuses it. (clangd builds first and parses
+// second; for one file that is the slower order.)
+//
+// Preambles are stored on disk in the temporary directory, as clangd does by default, so that 50
+// open files do not hold 50 serialized ASTs in memory; each is deleted with its entry.
+//
+// Thread-safety: all members may be called concurrently.
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
@@ -38,11 +49,14 @@ class PreambleCache {
   PreambleCache();
   ~PreambleCache();
 
-  // Attaches a valid preamble for `file` to `invocation` (building one when none fits), remaps
-  // the main file to `buffer` (which the invocation then owns), and replays what the preamble's
-  // preprocessing observed into `outcome` (setting outcome.preamble_reused when an existing one
-  // was reused). Returns whether a preamble was attached; on failure `invocation` is unchanged.
-  bool prepare(clang::CompilerInvocation& invocation, const std::string& file,
+  // Attaches a valid preamble for `file` to `invocation`, remaps the main file to `buffer` (which
+  // the invocation then owns), and replays what the preamble's preprocessing observed into
+  // `outcome` (setting outcome.preamble_reused). When no preamble fits, starts building one in
+  // the background and returns false: the caller parses without one, `invocation` unchanged.
+  // Waits for a build already under way for this file (unless `cancel` fires). The returned
+  // preamble (null when none was attached) must outlive the parse: a rebuild for a newer text
+  // may replace the entry's meanwhile, and the parse reads the old one's file.
+  std::shared_ptr<const clang::PrecompiledPreamble> prepare(clang::CompilerInvocation& invocation, const std::string& file,
                const llvm::MemoryBuffer& buffer, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs,
                ParseOutcome& outcome, const std::vector<std::string>& watched_macros,
                const CancellationToken* cancel);
@@ -53,8 +67,20 @@ class PreambleCache {
 
  private:
   struct Entry;
+  void start_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
+                   const std::string& file, const llvm::MemoryBuffer& buffer,
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs, const std::vector<std::string>& watched);
+  void builder_loop();
+
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Entry>> entries_;  // key: file + "\n" + arch
+
+  // One builder thread, started on first use: builds run one at a time beside the parses.
+  std::mutex queue_mutex_;
+  std::condition_variable queue_cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::thread builder_;
 };
 
 }  // namespace kl::analyzers

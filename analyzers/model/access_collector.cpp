@@ -162,7 +162,13 @@ std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, co
   AccessScope scope(view);
   // Only the user's declarations: CUDA's and the C++ library's headers hold no kernels to
   // analyse, and walking them (with their template instantiations) would cost more than the model.
-  for (clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
+  // The parser has set the traversal scope to the declarations of this parse in user files.
+  for (clang::Decl* decl : context.getTraversalScope()) {
+    if (llvm::isa<clang::TranslationUnitDecl>(decl)) {
+      for (clang::Decl* child : llvm::cast<clang::TranslationUnitDecl>(decl)->decls())
+        if (view.is_user_location(child->getLocation())) scope.TraverseDecl(child);
+      continue;
+    }
     if (!view.is_user_location(decl->getLocation())) continue;
     scope.TraverseDecl(decl);
   }

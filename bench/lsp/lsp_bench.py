@@ -34,8 +34,10 @@ class Lsp:
     """A minimal LSP client over stdio: framing, requests, and waiting for notifications."""
 
     def __init__(self, argv, env=None, cwd=None):
+        # LSP_BENCH_STDERR=FILE keeps the servers' logs (e.g. with KERNEL_LSP_LOG=debug).
+        log = os.environ.get("LSP_BENCH_STDERR")
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+                                     stderr=open(log, "ab") if log else subprocess.DEVNULL, env=env, cwd=cwd)
         self.buffer = b""
         self.next_id = 1
 

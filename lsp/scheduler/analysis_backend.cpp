@@ -5,7 +5,9 @@
 namespace kl::lsp {
 
 AnalyzerBackend::AnalyzerBackend(const analyzers::AnalysisSettings& settings)
-    : analyzer_(std::make_shared<analyzers::Analyzer>(settings)) {}
+    : analyzer_(std::make_shared<analyzers::Analyzer>(settings)) {
+  analyzer_->find_toolkit_in_background();
+}
 
 std::shared_ptr<analyzers::Analyzer> AnalyzerBackend::current() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -33,6 +35,7 @@ void AnalyzerBackend::forget(const std::filesystem::path& file) { current()->for
 
 void AnalyzerBackend::reconfigure(const analyzers::AnalysisSettings& settings) {
   auto fresh = std::make_shared<analyzers::Analyzer>(settings);
+  fresh->find_toolkit_in_background();
   std::lock_guard<std::mutex> lock(mutex_);
   analyzer_ = std::move(fresh);
 }
