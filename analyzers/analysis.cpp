@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "analyzers/data/arch_table.h"
 #include "analyzers/data/feature_table.h"

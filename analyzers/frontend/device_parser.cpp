@@ -8,10 +8,10 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/Utils.h>
-#include <clang/Lex/PPCallbacks.h>
-#include <clang/Lex/PreprocessorOptions.h>
-#include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -312,7 +312,8 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   // With a preamble attached, the preamble has already remapped the main file to `buffer`;
   // remapping it twice would free it twice.
   std::shared_ptr<const clang::PrecompiledPreamble> preamble =
-      preambles ? preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel) : nullptr;
+      preambles ? preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel)
+                : nullptr;
   bool attached = preamble != nullptr;
   // Cancelled while waiting for a preamble build: do not start a plain parse nobody wants.
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
@@ -343,9 +344,10 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   if (timed && action.consumer()) {
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     const VisitingConsumer& c = *action.consumer();
-    std::fprintf(stderr, "parse %s: setup+preamble %.1f ms, clang %.1f ms, model %.1f ms, teardown %.1f ms%s\n",
-                 main_file.c_str(), ms(started, prepared), ms(prepared, c.parsed_at_), ms(c.parsed_at_, c.visited_at_),
-                 ms(c.visited_at_, finished), attached ? " (preamble reused)" : "");
+    std::fprintf(
+        stderr, "parse %s: setup+preamble %.1f ms, clang %.1f ms, model %.1f ms, teardown %.1f ms%s\n",
+        main_file.c_str(), ms(started, prepared), ms(prepared, c.parsed_at_), ms(c.parsed_at_, c.visited_at_),
+        ms(c.visited_at_, finished), attached ? " (preamble reused)" : "");
   }
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
   return outcome;

@@ -28,9 +28,10 @@ struct PreambleCache::Entry {
   std::mutex mutex;
   std::condition_variable built;  // signalled when a background build ends
   bool building = false;
-  bool forgotten = false;          // the file was closed: a build in flight is thrown away
+  bool forgotten = false;  // the file was closed: a build in flight is thrown away
   std::shared_ptr<clang::PrecompiledPreamble> preamble;
-  std::shared_ptr<ParseOutcome> observed;  // what preprocessing the preamble saw (missing headers, arch macros)
+  // What preprocessing the preamble saw (missing headers, arch macros).
+  std::shared_ptr<ParseOutcome> observed;
 };
 
 namespace {
@@ -89,8 +90,9 @@ void PreambleCache::builder_loop() {
   }
 }
 
-void PreambleCache::start_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
-                                const std::string& file, const llvm::MemoryBuffer& buffer,
+void PreambleCache::start_build(const std::shared_ptr<Entry>& entry,
+                                const clang::CompilerInvocation& invocation, const std::string& file,
+                                const llvm::MemoryBuffer& buffer,
                                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
                                 const std::vector<std::string>& watched) {
   // Called with entry->mutex held and entry->building just set. Everything the build reads is
@@ -114,9 +116,9 @@ void PreambleCache::start_build(const std::shared_ptr<Entry>& entry, const clang
     auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
     auto diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
     ObservingCallbacks callbacks(*observed, watched, file);
-    auto result = clang::PrecompiledPreamble::Build(
-        *copy, text.get(), bounds, *diags, vfs, std::make_shared<clang::PCHContainerOperations>(),
-        /*StoreInMemory=*/false, /*StoragePath=*/"", callbacks);
+    auto result = clang::PrecompiledPreamble::Build(*copy, text.get(), bounds, *diags, vfs,
+                                                    std::make_shared<clang::PCHContainerOperations>(),
+                                                    /*StoreInMemory=*/false, /*StoragePath=*/"", callbacks);
     if (result) built_preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*result));
     std::lock_guard lock(entry->mutex);
     if (!entry->forgotten) {
@@ -138,10 +140,10 @@ void PreambleCache::start_build(const std::shared_ptr<Entry>& entry, const clang
   queue_cv_.notify_one();
 }
 
-std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(clang::CompilerInvocation& invocation, const std::string& file,
-                            const llvm::MemoryBuffer& buffer,
-                            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
-                            const std::vector<std::string>& watched_macros, const CancellationToken* cancel) {
+std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
+    clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
+    const std::vector<std::string>& watched_macros, const CancellationToken* cancel) {
   std::shared_ptr<Entry> entry;
   std::string key = cache_key(invocation, file);
   {

@@ -56,10 +56,10 @@ class PreambleCache {
   // Waits for a build already under way for this file (unless `cancel` fires). The returned
   // preamble (null when none was attached) must outlive the parse: a rebuild for a newer text
   // may replace the entry's meanwhile, and the parse reads the old one's file.
-  std::shared_ptr<const clang::PrecompiledPreamble> prepare(clang::CompilerInvocation& invocation, const std::string& file,
-               const llvm::MemoryBuffer& buffer, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs,
-               ParseOutcome& outcome, const std::vector<std::string>& watched_macros,
-               const CancellationToken* cancel);
+  std::shared_ptr<const clang::PrecompiledPreamble> prepare(
+      clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
+      const std::vector<std::string>& watched_macros, const CancellationToken* cancel);
 
   void forget(const std::string& file);
   void clear();
@@ -69,7 +69,8 @@ class PreambleCache {
   struct Entry;
   void start_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
                    const std::string& file, const llvm::MemoryBuffer& buffer,
-                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs, const std::vector<std::string>& watched);
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
+                   const std::vector<std::string>& watched);
   void builder_loop();
 
   mutable std::mutex mutex_;
