@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# README command 2: install what is missing, build, and run the whole test suite with CTest.
+# README command 2: install what is missing, build, and run the whole test suite with CTest,
+# then the sanitizer stage (tools/test_sanitized.sh: ASan + UBSan over the code that reads
+# untrusted input; a few minutes, in its own build folder).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/tools/install-deps.sh"
 "$root/tools/build.sh"
 cd "$root/build"
 ctest --output-on-failure -j "${KERNEL_LSP_JOBS:-$(nproc)}" --timeout 900
+"$root/tools/test_sanitized.sh"

@@ -200,8 +200,10 @@ void check_metadata(FrontMatterChecker& check, const YAML::Node& value, SkillFro
     return;
   }
   for (auto it = value.begin(); it != value.end(); ++it) {
-    const YAML::Node& k = it->first;
-    const YAML::Node& v = it->second;
+    // Copies (cheap handles to the same node), not references: yaml-cpp's `it->` returns a
+    // temporary proxy, so a reference to `it->first` dangles at the end of this statement.
+    const YAML::Node k = it->first;
+    const YAML::Node v = it->second;
     if (!k.IsScalar()) {
       check.error_at(k.Mark(), 1, "`metadata` keys must be strings");
       continue;
@@ -331,8 +333,8 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
   SkillFrontMatter front;
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
-    const YAML::Node& key = it->first;
-    const YAML::Node& value = it->second;
+    const YAML::Node key = it->first;  // copies, as in check_metadata: `it->` is a temporary
+    const YAML::Node value = it->second;
     if (!key.IsScalar()) {
       check.error_at(key.Mark(), 1, "front matter keys must be strings");
       continue;
