@@ -136,7 +136,8 @@ def main():
             "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "machine": info,
             "timing": "triton.testing.do_bench median, L2 flushed before each call, "
-            f"warmup {os.environ.get('KBENCH_WARMUP_MS', '10')} ms, rep {os.environ.get('KBENCH_REP_MS', '40')} ms",
+            f"warmup {os.environ.get('KBENCH_WARMUP_MS', '10')} ms, rep {os.environ.get('KBENCH_REP_MS', '40')} ms; "
+            "torch.compile's first call at each shape made before any timing at that shape",
             "copy_gbs_before": copy_before,
             "copy_gbs_after": copy_after,
             "copy_gbs": copy_gbs,

@@ -439,6 +439,7 @@ int dispatch(const KlAdaLNParams& p, cudaStream_t stream) {
     if (sizeof(T) == 2 && g_variant != 0 && (nvec == 256 || nvec == 512)) {
       const bool w = nvec == 512;
       switch (g_variant) {
+        case 9: return w ? launch_vec<T, 128, 4, GATED>(p, stream) : launch_vec<T, 64, 4, GATED>(p, stream);
         case 1: return w ? launch_vec<T, 256, 2, GATED>(p, stream) : launch_vec<T, 128, 2, GATED>(p, stream);
         case 2: return w ? launch_rows<T, 128, 4, 1, GATED>(p, stream) : launch_rows<T, 64, 4, 1, GATED>(p, stream);
         case 3: return w ? launch_rows<T, 128, 4, 2, GATED>(p, stream) : launch_rows<T, 64, 4, 2, GATED>(p, stream);
@@ -447,14 +448,18 @@ int dispatch(const KlAdaLNParams& p, cudaStream_t stream) {
         default: break;
       }
     }
-    if (!GATED && nvec > 128 && nvec <= 512) {
-      // Measured on an H200 (bf16, D = 2048 / 4096): the pipelined-rows kernel
-      // with scale/shift read after the reduction; four rows per block once
-      // there are many rows.
-      const int64_t rows = p.batch * p.seq;
-      if (nvec > 256) return launch_rows<T, 128, 4, 1, GATED>(p, stream);
-      if (rows >= 32768) return launch_rows<T, 128, 2, 4, GATED>(p, stream);
-      return launch_rows<T, 64, 4, 1, GATED>(p, stream);
+    // Measured on an H200 (bf16, D = 2048 / 4096, run 4): issuing every load
+    // of a row (x, scale, shift) before the reduction beat the v3 rows
+    // kernel, which read scale/shift after it, by 3-10 % with per-sample
+    // modulation (128 / 64 threads x 4 vectors best, below) and by 1-2 % per
+    // token (256 / 128 threads x 2 vectors, the generic choice further down).
+    // A per-sample kernel that kept scale/shift in registers across rows (one
+    // wave of persistent blocks) was no better: a fixed grid shares the SMs'
+    // bandwidth out unevenly.
+    const bool per_sample = p.scale.ss == 0 && p.shift.ss == 0;
+    if (!GATED && per_sample && nvec > 128 && nvec <= 512) {
+      if (nvec > 256) return launch_vec<T, 128, 4, GATED>(p, stream);
+      return launch_vec<T, 64, 4, GATED>(p, stream);
     }
     if (nvec <= 8) return launch_vec<T, 8, 1, GATED>(p, stream);
     if (nvec <= 16) return launch_vec<T, 16, 1, GATED>(p, stream);

@@ -41,8 +41,9 @@ typedef struct {
 int kl_adaln(const KlAdaLNParams* p, cudaStream_t stream);
 
 // Benchmark-only, process-global: variant % 10 forces a launch shape for
-// bf16/fp16 rows of 2048 or 4096 elements (1..5; 0 = automatic); variant / 10
-// the load policy (1: ld.global.nc, 3: ld.global.cs, otherwise plain ld.global).
+// bf16/fp16 rows of 2048 or 4096 elements (1..5, 9; 0 = automatic);
+// variant / 10 the load policy (1: ld.global.nc, 3: ld.global.cs, otherwise
+// plain ld.global).
 void kl_adaln_set_variant(int variant);
 
 #ifdef __cplusplus

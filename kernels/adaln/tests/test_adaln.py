@@ -131,13 +131,15 @@ def test_errors(call):
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-@pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 10, 20, 30, 13])
-@pytest.mark.parametrize("d,b,s", [(2048, 1, 1), (2048, 2, 37), (4096, 2, 9), (4096, 1, 130)])
+@pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 9, 10, 20, 30, 13])
+@pytest.mark.parametrize("d,b,s", [(2048, 1, 1), (2048, 2, 37), (4096, 2, 9), (4096, 1, 130), (2048, 3, 2100), (4096, 2, 1500)])
 @pytest.mark.parametrize("norm", ["rms", "layer"])
-def test_variants(dtype, variant, d, b, s, norm):
+@pytest.mark.parametrize("per_token", [False, True])
+def test_variants(dtype, variant, d, b, s, norm, per_token):
     # Every benchmark-only launch shape / load policy computes the same thing.
+    # Per-sample and per-token modulation take different default shapes.
     x = torch.randn(b, s, d, device="cuda").to(dtype)
-    scale, shift = mods(b, s, d, False, dtype)
+    scale, shift = mods(b, s, d, per_token, dtype)
     branch = torch.randn(b, s, d, device="cuda").to(dtype)
     gate = torch.randn(b, 1, d, device="cuda").to(dtype)
     try:

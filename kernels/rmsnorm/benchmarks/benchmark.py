@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
-from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
+from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
 import rmsnorm  # noqa: E402
 
@@ -63,6 +63,7 @@ def run(rec: Recorder, quick=False):
         w = (1 + 0.1 * torch.randn(width, device="cuda")).to(dt)
         mb = 2 * rows * width * x.element_size() + width * w.element_size()
         shape = f"{rows}x{width}"
+        first_calls(lambda: compiled(hf_rmsnorm)(x, w, EPS))  # compile before any timing
         rec.measure(op, shape, "ours", lambda: rmsnorm.rms_norm(x, w, EPS, True), mb)
         rec.measure(op, shape, "eager_hf", lambda: hf_rmsnorm(x, w, EPS), mb)
         rec.measure(op, shape, "eager_F", lambda: f_rms_norm(x, w, EPS), mb)
@@ -73,11 +74,14 @@ def run(rec: Recorder, quick=False):
         if VARIANTS and ((width == 4096 and rows >= 8192) or (width == 128 and rows >= 65536)):
             # other launch shapes of the same kernel (benchmark-only override)
             # v % 10: launch shape, v // 10: load policy (see rmsnorm.h)
-            vs = (2, 4, 10, 30) if width == 4096 else (2, 3, 10, 30)
+            vs = (2, 10) if width == 4096 else (1, 3, 10)
             for v in vs:
                 rmsnorm.ops.set_variant(v)
                 rec.measure(op, shape, f"ours_v{v}", lambda: rmsnorm.rms_norm(x, w, EPS, True), mb)
             rmsnorm.ops.set_variant(0)
+            # the default once more, last: checks that the order of
+            # measurement no longer matters (see bench_util.first_calls)
+            rec.measure(op, shape, "ours_again", lambda: rmsnorm.rms_norm(x, w, EPS, True), mb)
         del x
 
     fused_tokens = [1, 128, 1024, 8192, 32768] if not quick else [1, 32768]
@@ -88,6 +92,7 @@ def run(rec: Recorder, quick=False):
         w = (1 + 0.1 * torch.randn(width, device="cuda")).to(dt)
         mb = 4 * t * width * x.element_size() + width * 2
         op, shape = "fused_add_rmsnorm qwen3", f"{t}x{width}"
+        first_calls(lambda: compiled(hf_add_rmsnorm)(x, r, w, EPS))  # compile before any timing
         rec.measure(op, shape, "ours", lambda: rmsnorm.fused_add_rms_norm(x, r, w, EPS, True, inplace=True), mb)
         rec.measure(op, shape, "eager_hf", lambda: hf_add_rmsnorm(x, r, w, EPS), mb)
         rec.measure(op, shape, "compile", lambda: compiled(hf_add_rmsnorm)(x, r, w, EPS), mb)
@@ -95,10 +100,11 @@ def run(rec: Recorder, quick=False):
             fn = L.fused_add_rms_norm.LigerFusedAddRMSNormFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(x, r, w, EPS, 0.0, "llama", False), mb)
         if VARIANTS and t >= 8192:
-            for v in (10, 30):
+            for v in (10,):
                 rmsnorm.ops.set_variant(v)
                 rec.measure(op, shape, f"ours_v{v}", lambda: rmsnorm.fused_add_rms_norm(x, r, w, EPS, True, inplace=True), mb)
             rmsnorm.ops.set_variant(0)
+            rec.measure(op, shape, "ours_again", lambda: rmsnorm.fused_add_rms_norm(x, r, w, EPS, True, inplace=True), mb)
         del x, r
 
 

@@ -105,8 +105,13 @@ struct alignas(sizeof(T) * W) Chunk {
 };
 
 // ---------------------------------------------------------------- helpers
+// inner == 0 marks rows that all have outer index 0 (the host passes it when
+// inner >= rows, e.g. every contiguous tensor): no integer division per row,
+// which is a dozen instructions and a long dependency chain before the first
+// load of a narrow row.
 __device__ __forceinline__ int64_t row_offset(unsigned row, unsigned inner, int64_t so,
                                               int64_t si) {
+  if (inner == 0) return static_cast<int64_t>(row) * si;
   const unsigned o = row / inner;
   const unsigned i = row - o * inner;
   return static_cast<int64_t>(o) * so + static_cast<int64_t>(i) * si;
@@ -260,90 +265,6 @@ __global__ void __launch_bounds__(block_threads(LANES))
   }
 }
 
-// ---------------------------------------------------------------- pipelined rows
-// Wide rows (a block of LANES > 32 threads per row), R consecutive rows per
-// block: the loads of row i+1 are issued before row i is reduced and
-// written, so every thread keeps two rows' worth of 16-byte loads in flight
-// and the weight is loaded once per block.
-template <typename T, int LANES, int VPT, int R, bool ADD>
-__global__ void __launch_bounds__(LANES)
-    rms_rows_kernel(uint4* out, const uint4* in, const uint4* res, uint4* res_out,
-                    const uint4* __restrict__ weight, int rows, int nvec, int inner,
-                    int64_t out_so, int64_t out_si, int64_t in_so, int64_t in_si, int64_t res_so,
-                    int64_t res_si, int64_t rout_so, int64_t rout_si, float inv_cols, float eps,
-                    int double_round, int policy) {
-  using P = Pack<T>;
-  constexpr int N = P::N;
-  static_assert(LANES > 32, "block-wide rows only");
-  __shared__ float red[32];
-  const int lane = threadIdx.x;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * R;
-  const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
-  const bool has_w = weight != nullptr;
-
-  uint4 wv[VPT];
-#pragma unroll
-  for (int v = 0; v < VPT; ++v) {
-    const int c = lane + v * LANES;
-    wv[v] = (has_w && c < nvec) ? __ldg(weight + c) : zero;
-  }
-  uint4 xv[2][VPT], rv[2][VPT];
-  auto load_row = [&](int64_t row, int slot) {
-    const bool valid = row < rows;
-    const int64_t oi = valid ? row_offset(static_cast<unsigned>(row), inner, in_so, in_si) : 0;
-    const int64_t orr =
-        (ADD && valid) ? row_offset(static_cast<unsigned>(row), inner, res_so, res_si) : 0;
-#pragma unroll
-    for (int v = 0; v < VPT; ++v) {
-      const int c = lane + v * LANES;
-      const bool ok = valid && c < nvec;
-      xv[slot][v] = ok ? load_stream(in + oi + c, policy) : zero;
-      if (ADD) rv[slot][v] = ok ? load_stream(res + orr + c, policy) : zero;
-    }
-  };
-  load_row(first, 0);
-#pragma unroll
-  for (int i = 0; i < R; ++i) {
-    const int64_t row = first + i;
-    if (row >= rows) break;  // uniform across the block
-    const int cur = i & 1;
-    if (i + 1 < R) load_row(row + 1, cur ^ 1);
-    float x[VPT][N];
-    float ss = 0.f;
-    const int64_t oro = ADD ? row_offset(static_cast<unsigned>(row), inner, rout_so, rout_si) : 0;
-#pragma unroll
-    for (int v = 0; v < VPT; ++v) {
-      P::unpack(xv[cur][v], x[v]);
-      if (ADD) {
-        float y[N];
-        P::unpack(rv[cur][v], y);
-#pragma unroll
-        for (int e = 0; e < N; ++e) x[v][e] = P::round(x[v][e] + y[e]);
-        const int c = lane + v * LANES;
-        if (c < nvec) res_out[oro + c] = P::pack(x[v]);
-      }
-#pragma unroll
-      for (int e = 0; e < N; ++e) ss = fmaf(x[v][e], x[v][e], ss);
-    }
-    const float rstd = rsqrtf(block_sum(ss, red) * inv_cols + eps);
-    const int64_t oo = row_offset(static_cast<unsigned>(row), inner, out_so, out_si);
-#pragma unroll
-    for (int v = 0; v < VPT; ++v) {
-      const int c = lane + v * LANES;
-      if (c >= nvec) continue;
-      float wf[N], y[N];
-      P::unpack(wv[v], wf);
-#pragma unroll
-      for (int e = 0; e < N; ++e) {
-        float n = x[v][e] * rstd;
-        if (double_round) n = P::round(n);
-        y[e] = has_w ? wf[e] * n : n;
-      }
-      out[oo + c] = P::pack(y);
-    }
-  }
-}
-
 // ---------------------------------------------------------------- looped path
 // One block per row (grid-stride over rows), two passes over the row: the
 // second pass re-reads it (from L1/L2 for rows that fit).
@@ -398,6 +319,12 @@ __global__ void __launch_bounds__(256)
 }
 
 // ---------------------------------------------------------------- host side
+// The `inner` kernels get: 0 when no row has a nonzero outer index (see
+// row_offset), else the real one.
+int kernel_inner(const KlRmsNormParams& p) {
+  return p.inner >= p.rows ? 0 : static_cast<int>(p.inner);
+}
+
 bool divisible(const KlRmsNormParams& p, int bytes, int elem_size) {
   const int64_t w = bytes / elem_size;
   auto ptr_ok = [bytes](const void* q) {
@@ -428,21 +355,7 @@ int launch_vec(const KlRmsNormParams& p, cudaStream_t stream) {
       static_cast<uint4*>(p.out), static_cast<const uint4*>(p.in),
       static_cast<const uint4*>(p.residual), static_cast<uint4*>(p.residual_out),
       static_cast<const uint4*>(p.weight), static_cast<int>(p.rows), static_cast<int>(p.cols / N),
-      static_cast<int>(p.inner), p.out_so / N, p.out_si / N, p.in_so / N, p.in_si / N,
-      p.res_so / N, p.res_si / N, p.rout_so / N, p.rout_si / N,
-      1.0f / static_cast<float>(p.cols), p.eps, p.double_round, g_policy);
-  return static_cast<int>(cudaGetLastError());
-}
-
-template <typename T, int LANES, int VPT, int R, bool ADD>
-int launch_rows(const KlRmsNormParams& p, cudaStream_t stream) {
-  constexpr int N = Pack<T>::N;
-  const int64_t blocks = (p.rows + R - 1) / R;
-  rms_rows_kernel<T, LANES, VPT, R, ADD><<<static_cast<unsigned>(blocks), LANES, 0, stream>>>(
-      static_cast<uint4*>(p.out), static_cast<const uint4*>(p.in),
-      static_cast<const uint4*>(p.residual), static_cast<uint4*>(p.residual_out),
-      static_cast<const uint4*>(p.weight), static_cast<int>(p.rows), static_cast<int>(p.cols / N),
-      static_cast<int>(p.inner), p.out_so / N, p.out_si / N, p.in_so / N, p.in_si / N,
+      kernel_inner(p), p.out_so / N, p.out_si / N, p.in_so / N, p.in_si / N,
       p.res_so / N, p.res_si / N, p.rout_so / N, p.rout_si / N,
       1.0f / static_cast<float>(p.cols), p.eps, p.double_round, g_policy);
   return static_cast<int>(cudaGetLastError());
@@ -455,7 +368,7 @@ int launch_loop(const KlRmsNormParams& p, cudaStream_t stream) {
   rms_loop_kernel<T, W, ADD><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
       static_cast<C*>(p.out), static_cast<const C*>(p.in), static_cast<const C*>(p.residual),
       static_cast<C*>(p.residual_out), static_cast<const C*>(p.weight), static_cast<int>(p.rows),
-      static_cast<int>(p.cols / W), static_cast<int>(p.inner), p.out_so / W, p.out_si / W,
+      static_cast<int>(p.cols / W), kernel_inner(p), p.out_so / W, p.out_si / W,
       p.in_so / W, p.in_si / W, p.res_so / W, p.res_si / W, p.rout_so / W, p.rout_si / W,
       1.0f / static_cast<float>(p.cols), p.eps, p.double_round);
   return static_cast<int>(cudaGetLastError());
@@ -471,6 +384,7 @@ int dispatch(const KlRmsNormParams& p, cudaStream_t s) {
     const int64_t nvec = p.cols / N;
     if (sizeof(T) == 2 && g_variant != 0 && nvec == 16) {
       switch (g_variant) {
+        case 1: return launch_vec<T, 8, 2, 2, ADD>(p, s);  // the v3 default
         case 2: return launch_vec<T, 16, 1, 2, ADD>(p, s);
         case 3: return launch_vec<T, 16, 1, 4, ADD>(p, s);
         case 4: return launch_vec<T, 8, 2, 4, ADD>(p, s);
@@ -482,15 +396,13 @@ int dispatch(const KlRmsNormParams& p, cudaStream_t s) {
         case 2: return launch_vec<T, 256, 2, 1, ADD>(p, s);
         case 3: return launch_vec<T, 512, 1, 1, ADD>(p, s);
         case 4: return launch_vec<T, 64, 8, 1, ADD>(p, s);
-        case 5: return launch_rows<T, 128, 4, 2, ADD>(p, s);
-        case 6: return launch_rows<T, 128, 4, 4, ADD>(p, s);
-        case 7: return launch_rows<T, 256, 2, 4, ADD>(p, s);
-        case 8: return launch_rows<T, 256, 2, 2, ADD>(p, s);
         default: break;
       }
     }
     if (nvec <= 8) return launch_vec<T, 8, 1, 2, ADD>(p, s);
-    if (nvec <= 16) return launch_vec<T, 8, 2, 2, ADD>(p, s);
+    // 16 lanes x 1 vector x 2 rows measured 2-7 % faster than 8 lanes x 2
+    // vectors x 2 rows (the v3 choice) at 65536-1048576 rows of 128 (run 4).
+    if (nvec <= 16) return launch_vec<T, 16, 1, 2, ADD>(p, s);
     if (nvec <= 32) return launch_vec<T, 16, 2, 1, ADD>(p, s);
     if (nvec <= 64) return launch_vec<T, 32, 2, 1, ADD>(p, s);
     if (nvec <= 128) return launch_vec<T, 32, 4, 1, ADD>(p, s);

@@ -49,8 +49,9 @@ int kl_rmsnorm_forward(const KlRmsNormParams* p, cudaStream_t stream);
 int kl_rmsnorm_path(const KlRmsNormParams* p, int* vector_bytes);
 
 // Benchmark-only, process-global: variant % 10 forces a launch shape for
-// bf16/fp16 rows of 128 (1..4) or 4096 (1..8) elements, 0 = automatic;
-// variant / 10 the load policy (1: ld.global.nc, 3: ld.global.cs, otherwise plain ld.global).
+// bf16/fp16 rows of 128 (1..4) or 4096 (2..4) elements, 0 = automatic;
+// variant / 10 the load policy (1: ld.global.nc, 3: ld.global.cs, otherwise
+// plain ld.global).
 void kl_rmsnorm_set_variant(int variant);
 
 #ifdef __cplusplus

@@ -213,8 +213,9 @@ def test_errors(call):
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 6, 7, 8, 10, 20, 30, 15, 26])
-@pytest.mark.parametrize("width,rows", [(4096, 1), (4096, 7), (4096, 130), (128, 1), (128, 301)])
+@pytest.mark.parametrize("width,rows", [(4096, 1), (4096, 7), (4096, 130), (4096, 3001), (128, 1), (128, 301), (128, 70001)])
 def test_variants(dtype, variant, width, rows):
+    # 3001 x 4096 and 70001 x 128: grids of many waves.
     # Every benchmark-only launch shape / load policy computes the same thing.
     x = torch.randn(rows, width, device="cuda").to(dtype)
     r = torch.randn(rows, width, device="cuda").to(dtype)
@@ -228,5 +229,23 @@ def test_variants(dtype, variant, width, rows):
         out, r_out = rmsnorm.fused_add_rms_norm(x, r, w, EPS, False, inplace=False, out=out)
         torch.testing.assert_close(r_out, x + r, rtol=0, atol=0)
         check(out, ref_rms(x + r, w, EPS, False), dtype)
+    finally:
+        rmsnorm.ops.set_variant(0)
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2, 3, 4])
+def test_variants_qkv_view(variant):
+    # Per-head views of a fused qkv tensor need the two-level row index
+    # (inner = heads < rows): the path without the per-row division must not
+    # be taken there.
+    dtype = torch.bfloat16
+    qkv = torch.randn(1500, 48 * 128, device="cuda").to(dtype)
+    q = qkv[:, : 32 * 128].view(1500, 32, 128)
+    w = make_weight(128, dtype)
+    try:
+        rmsnorm.ops.set_variant(variant)
+        out = poison(q.contiguous())
+        rmsnorm.rms_norm(q, w, EPS, True, out=out)
+        check(out, ref_rms(q, w, EPS, True), dtype)
     finally:
         rmsnorm.ops.set_variant(0)

@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
-from bench_util import Recorder, compiled, copy_bandwidth_gbs, liger_ops  # noqa: E402
+from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
 import rope  # noqa: E402
 
@@ -86,6 +86,7 @@ def run(rec: Recorder, quick=False):
         # like for like: transformers and Liger read bf16 cos/sin, so does "ours";
         # "ours_fp32cache" keeps the cache in fp32 (more accurate, 2x the cache bytes)
         cache16 = cache.to(dt)
+        first_calls(lambda: compiled(hf_apply_rotary_pos_emb)(qt, kt, cos, sin))  # compile before any timing
         rec.measure(op, shape, "ours", lambda: rope.rope_neox(q4, k4, pos, cache16), mb)
         rec.measure(op, shape, "ours_fp32cache", lambda: rope.rope_neox(q4, k4, pos, cache), mb)
         rec.measure(op, shape, "eager_hf", lambda: hf_apply_rotary_pos_emb(qt, kt, cos, sin), mb)
@@ -98,6 +99,9 @@ def run(rec: Recorder, quick=False):
                 rope.ops.set_variant(v)
                 rec.measure(op, shape, f"ours_v{v}", lambda: rope.rope_neox(q4, k4, pos, cache16), mb)
             rope.ops.set_variant(0)
+            # the default once more, last: checks that the order of measurement
+            # no longer matters (see bench_util.first_calls)
+            rec.measure(op, shape, "ours_again", lambda: rope.rope_neox(q4, k4, pos, cache16), mb)
         del q4, k4
 
     # LTX-Video: (B, F, H, W) latent grids of 768x512x121 (6144 tokens) and
@@ -116,11 +120,15 @@ def run(rec: Recorder, quick=False):
             qk = 2 * 2 * b * s * d * 2
             mb = qk + 2 * b * s * d * 4
             op = "rope ltx given cos/sin"
+            first_calls(lambda: compiled(ltx_apply_qk)(q, k, cos, sin))  # compile before any timing
             rec.measure(op, shape, "ours", lambda: rope.rope_interleaved(q, k, cos, sin), mb)
             rec.measure(op, shape, "eager", lambda: ltx_apply_qk(q, k, cos, sin), mb)
             rec.measure(op, shape, "compile", lambda: compiled(ltx_apply_qk)(q, k, cos, sin), mb)
+            if VARIANTS and d == 4096:
+                rec.measure(op, shape, "ours_again", lambda: rope.rope_interleaved(q, k, cos, sin), mb)
             op = "rope ltx from grid"
             mb = qk + b * s * 3 * 4
+            first_calls(lambda: compiled(ltx_full)(q, k, grid, freqs))  # compile before any timing
             rec.measure(op, shape, "ours", lambda: rope.rope_ltx(q, k, grid, freqs), mb)
             rec.measure(op, shape, "eager", lambda: ltx_full(q, k, grid, freqs), mb)
             rec.measure(op, shape, "compile", lambda: compiled(ltx_full)(q, k, grid, freqs), mb)
