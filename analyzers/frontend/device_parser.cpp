@@ -311,8 +311,12 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   auto ci = std::make_unique<clang::CompilerInstance>();
   // With a preamble attached, the preamble has already remapped the main file to `buffer`;
   // remapping it twice would free it twice.
+  // Declared before the preamble and the parse, so that a build it holds starts (at the latest)
+  // when this function returns, after the parse: on every path, or later parses would wait.
+  PreambleCache::DeferredBuild preamble_build;
   std::shared_ptr<const clang::PrecompiledPreamble> preamble =
-      preambles ? preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel)
+      preambles ? preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel,
+                                     preamble_build)
                 : nullptr;
   bool attached = preamble != nullptr;
   // Cancelled while waiting for a preamble build: do not start a plain parse nobody wants.

@@ -90,13 +90,14 @@ void PreambleCache::builder_loop() {
   }
 }
 
-void PreambleCache::start_build(const std::shared_ptr<Entry>& entry,
+std::function<void()> PreambleCache::make_build(const std::shared_ptr<Entry>& entry,
                                 const clang::CompilerInvocation& invocation, const std::string& file,
                                 const llvm::MemoryBuffer& buffer,
                                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
                                 const std::vector<std::string>& watched) {
   // Called with entry->mutex held and entry->building just set. Everything the build reads is
-  // copied: the caller's invocation and buffer go on to the plain parse.
+  // copied now: the caller's invocation and buffer go on to the plain parse. The returned
+  // function queues the build.
   auto copy = std::make_shared<clang::CompilerInvocation>(invocation);
   std::shared_ptr<llvm::MemoryBuffer> text(
       llvm::MemoryBuffer::getMemBufferCopy(buffer.getBuffer(), buffer.getBufferIdentifier()).release());
@@ -128,22 +129,26 @@ void PreambleCache::start_build(const std::shared_ptr<Entry>& entry,
     entry->building = false;
     entry->built.notify_all();
   };
-  {
-    std::lock_guard lock(queue_mutex_);
-    if (stopping_) {
-      entry->building = false;
-      return;
+  return [this, entry, job = std::move(job)]() mutable {
+    {
+      std::lock_guard lock(queue_mutex_);
+      if (!stopping_) {
+        if (!builder_.joinable()) builder_ = std::thread([this] { builder_loop(); });
+        queue_.push_back(std::move(job));
+        queue_cv_.notify_one();
+        return;
+      }
     }
-    if (!builder_.joinable()) builder_ = std::thread([this] { builder_loop(); });
-    queue_.push_back(std::move(job));
-  }
-  queue_cv_.notify_one();
+    std::lock_guard lock(entry->mutex);
+    entry->building = false;
+    entry->built.notify_all();
+  };
 }
 
 std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
     clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
-    const std::vector<std::string>& watched_macros, const CancellationToken* cancel) {
+    const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build) {
   std::shared_ptr<Entry> entry;
   std::string key = cache_key(invocation, file);
   {
@@ -164,7 +169,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
     entry->observed.reset();
     if (cancel && cancel->is_cancelled()) return nullptr;
     entry->building = true;
-    start_build(entry, invocation, file, buffer, vfs, watched_macros);
+    build.run_ = make_build(entry, invocation, file, buffer, vfs, watched_macros);
     return nullptr;
   }
   outcome.preamble_reused = true;

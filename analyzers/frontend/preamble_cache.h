@@ -49,17 +49,36 @@ class PreambleCache {
   PreambleCache();
   ~PreambleCache();
 
+  // Starts a background build when destroyed (or when start() is called): the caller parses
+  // plainly first, so that the build does not take CPU from the result being waited for.
+  class DeferredBuild {
+   public:
+    DeferredBuild() = default;
+    DeferredBuild(DeferredBuild&&) = default;
+    DeferredBuild& operator=(DeferredBuild&&) = delete;
+    ~DeferredBuild() { start(); }
+    void start() {
+      if (auto run = std::move(run_)) run();
+      run_ = nullptr;
+    }
+
+   private:
+    friend class PreambleCache;
+    std::function<void()> run_;
+  };
+
   // Attaches a valid preamble for `file` to `invocation`, remaps the main file to `buffer` (which
   // the invocation then owns), and replays what the preamble's preprocessing observed into
-  // `outcome` (setting outcome.preamble_reused). When no preamble fits, starts building one in
-  // the background and returns false: the caller parses without one, `invocation` unchanged.
+  // `outcome` (setting outcome.preamble_reused). When no preamble fits, returns null and fills
+  // `build` with a build of one for this text (which other parses of the file will wait for):
+  // the caller parses without a preamble, `invocation` unchanged, and lets `build` start after.
   // Waits for a build already under way for this file (unless `cancel` fires). The returned
-  // preamble (null when none was attached) must outlive the parse: a rebuild for a newer text
-  // may replace the entry's meanwhile, and the parse reads the old one's file.
+  // preamble must outlive the parse: a rebuild for a newer text may replace the entry's
+  // meanwhile, and the parse reads the old one's file.
   std::shared_ptr<const clang::PrecompiledPreamble> prepare(
       clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
-      const std::vector<std::string>& watched_macros, const CancellationToken* cancel);
+      const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build);
 
   void forget(const std::string& file);
   void clear();
@@ -67,7 +86,7 @@ class PreambleCache {
 
  private:
   struct Entry;
-  void start_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
+  std::function<void()> make_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
                    const std::string& file, const llvm::MemoryBuffer& buffer,
                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
                    const std::vector<std::string>& watched);
