@@ -17,17 +17,19 @@ std::filesystem::path find_on_path(const std::string& name) {
 }
 
 namespace {
-// Reads one pipe asynchronously into `sink`, forwarding chunks to the observer.
+// Reads one pipe asynchronously into `sink`, forwarding chunks to the observer; calls `closed`
+// once, at end of file or error.
 void read_pipe(bp::async_pipe& pipe, std::vector<char>& buffer, std::string& sink,
-               const std::function<void(std::string_view)>& observer) {
+               const std::function<void(std::string_view)>& observer, const std::function<void()>& closed) {
   pipe.async_read_some(boost::asio::buffer(buffer),
-                       [&pipe, &buffer, &sink, &observer](const boost::system::error_code& ec,
-                                                          size_t n) {
+                       [&pipe, &buffer, &sink, &observer, &closed](const boost::system::error_code& ec,
+                                                                   size_t n) {
                          if (n > 0) {
                            sink.append(buffer.data(), n);
                            if (observer) observer(std::string_view(buffer.data(), n));
                          }
-                         if (!ec) read_pipe(pipe, buffer, sink, observer);
+                         if (!ec) read_pipe(pipe, buffer, sink, observer, closed);
+                         else closed();
                        });
 }
 }  // namespace
@@ -65,11 +67,17 @@ Result<ProcessOutcome> run_process(const ProcessRequest& request) {
     return make_error("cannot start " + program.string() + ": " + e.what());
   }
 
-  read_pipe(out_pipe, out_buffer, outcome.stdout_text, request.on_output);
-  read_pipe(err_pipe, err_buffer, outcome.stderr_text, request.on_output);
-
   auto deadline = std::chrono::steady_clock::now() + request.timeout;
   boost::asio::steady_timer poll(io);
+  // Once both pipes are closed the child has (nearly always) exited: stop the poll timer, so that
+  // a 2 ms `nvcc --version` does not take the timer's 50 ms.
+  int open_pipes = 2;
+  std::function<void()> pipe_closed = [&] {
+    if (--open_pipes == 0) poll.cancel();
+  };
+  read_pipe(out_pipe, out_buffer, outcome.stdout_text, request.on_output, pipe_closed);
+  read_pipe(err_pipe, err_buffer, outcome.stderr_text, request.on_output, pipe_closed);
+
   std::function<void()> arm;
   arm = [&]() {
     poll.expires_after(std::chrono::milliseconds(50));

@@ -151,7 +151,7 @@ class Servers:
         self.project = project
 
     def kernel_lsp(self):
-        env = dict(os.environ, KERNEL_LSP_LOG="warn")
+        env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"))
         lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.project)
         initialize(lsp, self.project, {"debounceMs": 0})
         return lsp, "cuda-cpp"
