@@ -70,6 +70,14 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
       "-resource-dir=" + inputs.resource_dir.string(),
   };
   if (!inputs.cuda_root.empty()) argv.push_back("--cuda-path=" + inputs.cuda_root.string());
+  // CUDA 13 keeps CCCL (libcu++, CUB, Thrust) in include/cccl, which nvcc adds as -isystem
+  // through nvcc.profile; clang does not, so <cuda/atomic> (included by cooperative_groups.h),
+  // <cub/...> and <thrust/...> would be missing.
+  std::error_code ec;
+  if (!inputs.cuda_root.empty() && std::filesystem::is_directory(inputs.cuda_root / "include" / "cccl", ec)) {
+    argv.push_back("-isystem");
+    argv.push_back((inputs.cuda_root / "include" / "cccl").string());
+  }
   if (!inputs.shim_dir.empty()) {
     argv.push_back("-isystem");
     argv.push_back(inputs.shim_dir.string());
@@ -78,6 +86,10 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
       argv.push_back("kernel_lsp_launch_shim.h");
     }
   }
+  // cooperative_groups.h declares cluster_group / this_cluster() only for nvcc, NVRTC or when
+  // this macro says the cluster intrinsics exist (and __CUDA_ARCH__ >= 900): without it, every
+  // use of clusters is an undeclared name to clang and the arch rule cannot see the feature.
+  argv.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
   // Always state what nvcc would define; for archs clang knows this is a no-op redefinition,
   // for the rest it is what makes `#if __CUDA_ARCH__ >= 1000` see the right value.
   for (const auto& [name, value] : nvcc_arch_macros(capability)) {
