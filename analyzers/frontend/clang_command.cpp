@@ -63,6 +63,10 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
       // No warnings: only errors are reported, and with every warning off clang also skips the
       // flow analyses it runs at the end of each function body for -Wuninitialized and friends.
       "-w",
+      // No typo correction: it searches every identifier in scope (the headers' included) for
+      // each unknown name, and files whose torch/ATen headers are missing have many of those.
+      // It would also "correct" a builtin this arch lacks into one it has.
+      "-fno-spell-checking",
       "-Wno-unknown-cuda-version",
       "-Wno-unknown-attributes",
       "-Wno-ignored-attributes",
