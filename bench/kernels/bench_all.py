@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "kernels" / "common"))
 
 import torch  # noqa: E402
 
-from bench_util import Recorder, copy_bandwidth_gbs  # noqa: E402
+from bench_util import REMATCH_ROUNDS, REMATCH_WITHIN, Recorder, copy_bandwidth_gbs  # noqa: E402
 
 PROJECTS = ["rmsnorm", "rope", "geglu", "adaln"]
 
@@ -64,6 +64,12 @@ def machine_info():
     return info
 
 
+def timing(row):
+    """A row's time: the median of its alternating rounds where a close call
+    was timed again (bench_util.Recorder.rematch), else its single timing."""
+    return row.get("us_median", row.get("us"))
+
+
 def summarize(rows, copy_gbs):
     """Per (op, shape): ours, best peer, ratio, % of copy."""
     by = {}
@@ -71,8 +77,9 @@ def summarize(rows, copy_gbs):
         by.setdefault((r["op"], r["shape"]), {})[r["impl"]] = r
     table = []
     for (op, shape), impls in by.items():
-        ours = impls.get("ours", {}).get("us")
-        peers = {k: v["us"] for k, v in impls.items() if not k.startswith("ours") and v.get("us") is not None}
+        ours_row = impls.get("ours", {})
+        ours = timing(ours_row)
+        peers = {k: timing(v) for k, v in impls.items() if not k.startswith("ours") and v.get("us") is not None}
         variants = {k: v["us"] for k, v in impls.items() if k.startswith("ours_") and v.get("us") is not None}
         best = min(peers, key=peers.get) if peers else None
         entry = {
@@ -83,7 +90,8 @@ def summarize(rows, copy_gbs):
             "best_peer_us": peers.get(best) if best else None,
             "peers_us": peers,
             "variants_us": variants,
-            "ours_pct_copy": impls.get("ours", {}).get("pct_copy"),
+            "ours_pct_copy": (100.0 * ours_row["min_bytes"] / (ours * 1e-6) / 1e9 / copy_gbs) if ours else None,
+            "rematched": "us_median" in ours_row,
         }
         if ours and best:
             entry["speedup_vs_best"] = peers[best] / ours
@@ -101,6 +109,7 @@ def print_table(table):
             + (f"{ours:9.2f} {e['ours_pct_copy']:6.1f}  " if ours else f"{'ERR':>9} {'':>6}  ")
             + (f"{e['best_peer']:<10} {e['best_peer_us']:9.2f} " if e["best_peer"] else f"{'-':<10} {'':>9} ")
             + (f"{e['speedup_vs_best']:6.2f}" + ("" if e["speedup_vs_best"] > 1 else "  <-- slower") if e.get("speedup_vs_best") else "")
+            + ("  (median of alternating rounds)" if e.get("rematched") else "")
         )
 
 
@@ -137,7 +146,10 @@ def main():
             "machine": info,
             "timing": "triton.testing.do_bench median, L2 flushed before each call, "
             f"warmup {os.environ.get('KBENCH_WARMUP_MS', '10')} ms, rep {os.environ.get('KBENCH_REP_MS', '40')} ms; "
-            "torch.compile's first call at each shape made before any timing at that shape",
+            "torch.compile's first call at each shape made before any timing at that shape; "
+            f"where ours and the best peer were within {100 * REMATCH_WITHIN:g} %, both timed {REMATCH_ROUNDS} "
+            f"more times alternately and the summary compares the medians of the {REMATCH_ROUNDS + 1} "
+            "(rows: rounds_us, us_median)",
             "copy_gbs_before": copy_before,
             "copy_gbs_after": copy_after,
             "copy_gbs": copy_gbs,

@@ -15,6 +15,9 @@ def main(path):
           f"triton {m.get('triton')}; copy {d['copy_gbs']:.0f} GB/s (read + write); {d['timing']}.")
     print(f"Command: `{d['command']}`  ({d['date_utc']})")
     print()
+    if any(e.get("rematched") for e in d["summary"]):
+        print("† close call: ours and the best peer timed 5 times each, alternately; medians shown.")
+        print()
     print("| op | shape | ours µs | % of copy | best peer | peer µs | speedup | eager | compile | Liger |")
     print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
     for e in d["summary"]:
@@ -22,7 +25,7 @@ def main(path):
         eager = min([v for k, v in p.items() if k.startswith("eager")], default=None)
         f = lambda v: f"{v:.1f}" if v is not None else "–"
         sp = e.get("speedup_vs_best")
-        mark = "" if sp is None or sp >= 1 else " ✗"
+        mark = ("" if sp is None or sp >= 1 else " ✗") + (" †" if e.get("rematched") else "")
         print(f"| {e['op']} | {e['shape']} | {f(e['ours_us'])} | {f(e['ours_pct_copy'])} | {e['best_peer'] or '–'} | "
               f"{f(e['best_peer_us'])} | {(f'{sp:.2f}' if sp else '–')}{mark} | {f(eager)} | {f(p.get('compile'))} | {f(p.get('liger'))} |")
 

@@ -60,7 +60,8 @@ def main():
         ("F.rms_norm 8x128", lambda: F.rms_norm(x8, (128,), w8, 1e-6)),
         ("ours geglu 1x2*8192", lambda: geglu.geglu(g1)),
         ("F.gelu 1x8192", lambda: F.gelu(g1[:, :8192], approximate="tanh")),
-        ("ours rope T=1", lambda: rope.rope_neox(q, k, pos, cache)),
+        ("ours rope cache T=1", lambda: rope.rope_neox(q, k, pos, cache)),
+        ("ours rope cos/sin T=1", lambda: rope.rope_neox_cos_sin(q, k, cos, sin)),
     ]
     if L is not None:
         qt, kt = q.transpose(1, 2), k.transpose(1, 2)

@@ -16,6 +16,10 @@ import torch
 
 WARMUP_MS = float(os.environ.get("KBENCH_WARMUP_MS", "10"))
 REP_MS = float(os.environ.get("KBENCH_REP_MS", "40"))
+# Close calls: where ours and the best peer differ by less than REMATCH_WITHIN,
+# both are timed REMATCH_ROUNDS more times, alternately (see Recorder.rematch).
+REMATCH_WITHIN = float(os.environ.get("KBENCH_REMATCH_WITHIN", "0.03"))
+REMATCH_ROUNDS = int(os.environ.get("KBENCH_REMATCH_ROUNDS", "4"))
 
 
 def bench_ms(fn):
@@ -93,6 +97,39 @@ class Recorder:
     def __init__(self, copy_gbs):
         self.copy_gbs = copy_gbs
         self.rows = []
+        self._pending = {}  # (op, shape) -> {impl: (fn, row)} since the last rematch()
+
+    def rematch(self):
+        """Settle close calls among the shapes measured since the last call
+        (call it while their tensors are alive). Where "ours" and the fastest
+        peer are within REMATCH_WITHIN of each other, time the two again
+        REMATCH_ROUNDS times each, alternating (ours, peer, ours, peer, ...),
+        so that a drift of the GPU's speed during the run falls on both.
+        Each row gets "rounds_us" (every timing, the first included) and
+        "us_median"; the summary compares the medians."""
+        pending, self._pending = self._pending, {}
+        for (op, shape), impls in pending.items():
+            ours = impls.get("ours")
+            peers = {k: v for k, v in impls.items() if not k.startswith("ours") and v[1].get("us") is not None}
+            if ours is None or ours[1].get("us") is None or not peers:
+                continue
+            best = min(peers, key=lambda k: peers[k][1]["us"])
+            a, b = ours[1]["us"], peers[best][1]["us"]
+            if abs(a - b) > REMATCH_WITHIN * min(a, b):
+                continue
+            for fn, row in (ours, peers[best]):
+                row["rounds_us"] = [row["us"]]
+            try:
+                for _ in range(REMATCH_ROUNDS):
+                    for fn, row in (ours, peers[best]):
+                        row["rounds_us"].append(bench_ms(fn) * 1e3)
+            except Exception:  # keep the single timings
+                traceback.print_exc()
+            for fn, row in (ours, peers[best]):
+                t = sorted(row["rounds_us"])
+                row["us_median"] = t[len(t) // 2] if len(t) % 2 else 0.5 * (t[len(t) // 2 - 1] + t[len(t) // 2])
+            print(f"  {op:<22} {shape:<28} rematch ours {ours[1]['us_median']:.2f} vs {best} "
+                  f"{peers[best][1]['us_median']:.2f} us (median of {len(ours[1]['rounds_us'])}, alternating)", flush=True)
 
     def measure(self, op, shape, impl, fn, min_bytes, note=""):
         row = {"op": op, "shape": shape, "impl": impl, "min_bytes": int(min_bytes), "note": note}
@@ -109,6 +146,7 @@ class Recorder:
             row["error"] = f"{type(e).__name__}: {e}"[:500]
             traceback.print_exc()
         self.rows.append(row)
+        self._pending.setdefault((op, shape), {})[impl] = (fn, row)
         us = row.get("us")
         print(
             f"  {op:<22} {shape:<28} {impl:<14} "

@@ -97,6 +97,7 @@ def run(rec: Recorder, quick=False):
                     rec.measure(op, shape, f"ours_v{v}", lambda: adaln.adaln(x, sc_t, sh_t, EPS, "rms"), mbt)
                 adaln.ops.set_variant(0)
                 rec.measure(op, shape, "ours_again", lambda: adaln.adaln(x, sc_t, sh_t, EPS, "rms"), mbt)
+            rec.rematch()  # close calls, while their tensors are alive
             del sc_t, sh_t
             a = torch.randn(b, s, d, device="cuda", dtype=dt)
             gate = (0.1 * torch.randn(b, 1, d, device="cuda")).to(dt)
@@ -111,7 +112,9 @@ def run(rec: Recorder, quick=False):
                     adaln.ops.set_variant(v)
                     rec.measure(op, shape, f"ours_v{v}", lambda: adaln.adaln_gated(x, a, gate, scale, shift, EPS, "rms"), mbg)
                 adaln.ops.set_variant(0)
+            rec.rematch()  # close calls, while their tensors are alive
             del a
+        rec.rematch()  # close calls, while their tensors are alive
         del x
 
 

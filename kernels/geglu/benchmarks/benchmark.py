@@ -45,12 +45,14 @@ def run(rec: Recorder, quick=False):
             a, b = x[:, :f].contiguous(), x[:, f:].contiguous()
             fn = L.geglu.LigerGELUMulFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(a, b), mb, note="halves as two tensors")
+            rec.rematch()  # close calls, while their tensors are alive
             del a, b
         if VARIANTS and t >= 8192 or (VARIANTS and f == 16384):
             for v in (2, 11, 31):  # v % 10: vectors per thread, v // 10: load policy
                 geglu.ops.set_variant(v)
                 rec.measure(op, shape, f"ours_v{v}", lambda: geglu.geglu(x), mb)
             geglu.ops.set_variant(0)
+        rec.rematch()  # close calls, while their tensors are alive
         del x
 
 

@@ -158,6 +158,9 @@ def test_fused_add_offset(dtype):
 def test_matches_hf_qwen3_bf16():
     # Double rounding reproduces transformers' Qwen3RMSNorm almost bit for bit
     # (differences only where fp32 summation order moves rstd across a rounding edge).
+    # Such an edge moves x * rstd by one bf16 ulp (up to 2^-7 relative), and the
+    # rounding of w * that can add one more: 2^-6 bounds it (a run of session 3
+    # saw 1 element in 4M at 0.013).
     x = torch.randn(1024, 4096, device="cuda").to(torch.bfloat16)
     w = make_weight(4096, torch.bfloat16)
     h = x.float()
@@ -165,7 +168,7 @@ def test_matches_hf_qwen3_bf16():
     ours = rmsnorm.rms_norm(x, w, EPS, True)
     same = (ours == hf).float().mean().item()
     assert same > 0.99, f"only {same:.4f} identical"
-    torch.testing.assert_close(ours.float(), hf.float(), rtol=2 ** -7, atol=1e-2)
+    torch.testing.assert_close(ours.float(), hf.float(), rtol=2 ** -6, atol=1e-2)
 
 
 def test_layers_module():

@@ -117,15 +117,37 @@ __device__ __forceinline__ int64_t load_position(const void* pos, int is_int32, 
 }
 
 // ------------------------------------------------------------------ NeoX
+// Where a token's cos/sin row lives. Cache mode: row positions[t] of the
+// cache (`sin` points rot_dim/2 entries after `cos`). Gathered mode
+// (transformers' cos/sin, already indexed by position): token t = b * seq + s
+// owns row b * batch + s * row of each, and no position is loaded, so none of
+// a thread's loads waits for another. Strides in units of what the kernel
+// reads (16-byte vectors or elements).
+struct NeoxTable {
+  const void* cos;
+  const void* sin;
+  int64_t row;    // between rows (cache: per position; gathered: per token)
+  int64_t batch;  // gathered: between batches (0: one table for all)
+  int64_t seq;    // gathered: tokens per batch; 0: one row per token
+};
+
+template <bool GATHERED>
+__device__ __forceinline__ int64_t table_row(const NeoxTable& tb, const void* pos, int pos_int32,
+                                             int64_t t) {
+  if (!GATHERED) return load_position(pos, pos_int32, t) * tb.row;
+  if (tb.seq == 0) return t * tb.row;
+  const int64_t b = t / tb.seq;
+  return b * tb.batch + (t - b * tb.seq) * tb.row;
+}
+
 // Thread = (token, group of HPT heads, vector j of the first half). It loads
 // its cos/sin vector once and rotates the same columns of HPT heads, q heads
-// first, then k heads.
-template <typename T, typename C, int HPT, typename I>
+// first, then k heads. Table strides in 16-byte vectors.
+template <typename T, typename C, int HPT, typename I, bool GATHERED>
 __global__ void __launch_bounds__(256)
     rope_neox_vec_kernel(uint4* q, uint4* k, const void* __restrict__ pos, int pos_int32,
-                         const uint4* __restrict__ cache, int64_t cache_stride_v, int64_t sin_off_v,
-                         int64_t tokens, int hq, int hk, int nvh, int groups, int64_t q_st,
-                         int64_t q_sh, int64_t k_st, int64_t k_sh, int policy) {
+                         NeoxTable tb, int64_t tokens, int hq, int hk, int nvh, int groups,
+                         int64_t q_st, int64_t q_sh, int64_t k_st, int64_t k_sh, int policy) {
   constexpr int N = Pack<T>::N;
   constexpr int CN = Pack<C>::N;
   constexpr int CV = N / CN;  // uint4 per N cache entries
@@ -153,12 +175,14 @@ __global__ void __launch_bounds__(256)
       b[i] = load_stream(src + base[i] + nvh + j, policy);
     }
   }
-  const int64_t p = load_position(pos, pos_int32, t);
+  const int64_t row = table_row<GATHERED>(tb, pos, pos_int32, t) + j * CV;
+  const uint4* cosv = static_cast<const uint4*>(tb.cos);
+  const uint4* sinv = static_cast<const uint4*>(tb.sin);
   float c[N], s[N];
 #pragma unroll
   for (int u = 0; u < CV; ++u) {
-    Pack<C>::unpack(__ldg(cache + p * cache_stride_v + j * CV + u), c + u * CN);
-    Pack<C>::unpack(__ldg(cache + p * cache_stride_v + sin_off_v + j * CV + u), s + u * CN);
+    Pack<C>::unpack(__ldg(cosv + row + u), c + u * CN);
+    Pack<C>::unpack(__ldg(sinv + row + u), s + u * CN);
   }
 #pragma unroll
   for (int i = 0; i < HPT; ++i) {
@@ -178,13 +202,13 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// One thread per (token, head, pair); any alignment.
-template <typename T, typename C, typename I>
+// One thread per (token, head, pair); any alignment. Table strides in
+// elements of C.
+template <typename T, typename C, typename I, bool GATHERED>
 __global__ void __launch_bounds__(256)
     rope_neox_scalar_kernel(T* q, T* k, const void* __restrict__ pos, int pos_int32,
-                            const C* __restrict__ cache, int64_t cache_stride, int64_t tokens,
-                            int hq, int hk, int half, int64_t q_st, int64_t q_sh, int64_t k_st,
-                            int64_t k_sh) {
+                            NeoxTable tb, int64_t tokens, int hq, int hk, int half, int64_t q_st,
+                            int64_t q_sh, int64_t k_st, int64_t k_sh) {
   const I id = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x;
   const I rest = id / static_cast<I>(half);
   const int i = static_cast<int>(id - rest * static_cast<I>(half));
@@ -193,41 +217,45 @@ __global__ void __launch_bounds__(256)
   const int64_t t = static_cast<int64_t>(tq);
   if (t >= tokens) return;
   T* x = h < hq ? q + t * q_st + h * q_sh : k + t * k_st + (h - hq) * k_sh;
-  const int64_t p = load_position(pos, pos_int32, t);
-  const float c = Pack<C>::to_f(cache[p * cache_stride + i]);
-  const float s = Pack<C>::to_f(cache[p * cache_stride + half + i]);
+  const int64_t row = table_row<GATHERED>(tb, pos, pos_int32, t) + i;
+  const float c = Pack<C>::to_f(static_cast<const C*>(tb.cos)[row]);
+  const float s = Pack<C>::to_f(static_cast<const C*>(tb.sin)[row]);
   const float x1 = Pack<T>::to_f(x[i]);
   const float x2 = Pack<T>::to_f(x[half + i]);
   x[i] = Pack<T>::from_f(x1 * c - x2 * s);
   x[half + i] = Pack<T>::from_f(x2 * c + x1 * s);
 }
 
-int g_sm_count[64];
-
 // Benchmark-only overrides: heads per thread of the NeoX kernel (0:
 // automatic) and load policy.
 int g_variant = 0;
 int g_policy = 0;
 
-
-
-int sm_count() {
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 132;
-  if (g_sm_count[dev] == 0) {
-    int n = 0;
-    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
-      n = 132;
-    g_sm_count[dev] = n;
-  }
-  return g_sm_count[dev];
-}
-
 bool aligned(const void* ptr, int bytes) {
   return ptr == nullptr || reinterpret_cast<uintptr_t>(ptr) % bytes == 0;
 }
 
-template <typename T, typename C, int HPT>
+// The table of p in units of `unit` bytes (16 for the vector kernel, sizeof(C)
+// for the scalar one).
+template <typename C>
+NeoxTable neox_table(const KlRopeNeoxParams& p, int64_t unit) {
+  const int64_t es = static_cast<int64_t>(sizeof(C));
+  NeoxTable tb{};
+  if (p.positions != nullptr) {
+    tb.cos = p.cache;
+    tb.sin = static_cast<const char*>(p.cache) + (p.rot_dim / 2) * es;
+    tb.row = p.cache_stride * es / unit;
+  } else {
+    tb.cos = p.cos;
+    tb.sin = p.sin;
+    tb.row = p.cs_token * es / unit;
+    tb.batch = p.cs_batch * es / unit;
+    tb.seq = p.seq >= p.tokens ? 0 : p.seq;
+  }
+  return tb;
+}
+
+template <typename T, typename C, int HPT, bool GATHERED>
 int launch_neox_vec(const KlRopeNeoxParams& p, cudaStream_t stream) {
   constexpr int N = Pack<T>::N;
   const int half = p.rot_dim / 2;
@@ -237,66 +265,65 @@ int launch_neox_vec(const KlRopeNeoxParams& p, cudaStream_t stream) {
   const int64_t threads = p.tokens * groups * nvh;
   const int64_t blocks = (threads + 255) / 256;
   if (blocks > INT32_MAX) return KL_ROPE_ESIZE;
-  const int64_t cstride_v = p.cache_stride * static_cast<int64_t>(sizeof(C)) / 16;
-  const int64_t sin_off_v = half * static_cast<int64_t>(sizeof(C)) / 16;
+  const NeoxTable tb = neox_table<C>(p, 16);
   if (blocks * 256 < INT32_MAX)
-    rope_neox_vec_kernel<T, C, HPT, uint32_t><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        static_cast<uint4*>(p.q), static_cast<uint4*>(p.k), p.positions, p.positions_int32,
-        static_cast<const uint4*>(p.cache), cstride_v, sin_off_v, p.tokens, p.hq, p.hk, nvh,
-        groups, p.q_st / N, p.q_sh / N, p.k_st / N, p.k_sh / N, g_policy);
+    rope_neox_vec_kernel<T, C, HPT, uint32_t, GATHERED>
+        <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+            static_cast<uint4*>(p.q), static_cast<uint4*>(p.k), p.positions, p.positions_int32,
+            tb, p.tokens, p.hq, p.hk, nvh, groups, p.q_st / N, p.q_sh / N, p.k_st / N,
+            p.k_sh / N, g_policy);
   else
-    rope_neox_vec_kernel<T, C, HPT, uint64_t><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        static_cast<uint4*>(p.q), static_cast<uint4*>(p.k), p.positions, p.positions_int32,
-        static_cast<const uint4*>(p.cache), cstride_v, sin_off_v, p.tokens, p.hq, p.hk, nvh,
-        groups, p.q_st / N, p.q_sh / N, p.k_st / N, p.k_sh / N, g_policy);
+    rope_neox_vec_kernel<T, C, HPT, uint64_t, GATHERED>
+        <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+            static_cast<uint4*>(p.q), static_cast<uint4*>(p.k), p.positions, p.positions_int32,
+            tb, p.tokens, p.hq, p.hk, nvh, groups, p.q_st / N, p.q_sh / N, p.k_st / N,
+            p.k_sh / N, g_policy);
   return static_cast<int>(cudaGetLastError());
 }
 
-template <typename T, typename C>
+template <typename T, typename C, bool GATHERED>
 int neox_typed(const KlRopeNeoxParams& p, cudaStream_t stream) {
   constexpr int N = Pack<T>::N;
+  const int64_t es = static_cast<int64_t>(sizeof(C));
   const int half = p.rot_dim / 2;
   const bool k_ok = p.k == nullptr || (aligned(p.k, 16) && p.k_st % N == 0 && p.k_sh % N == 0);
+  const bool table_ok =
+      GATHERED ? aligned(p.cos, 16) && aligned(p.sin, 16) && (p.cs_token * es) % 16 == 0 &&
+                     (p.cs_batch * es) % 16 == 0
+               : aligned(p.cache, 16) && (p.cache_stride * es) % 16 == 0 && (half * es) % 16 == 0;
   const bool vec = sizeof(C) >= sizeof(T) && half % N == 0 && aligned(p.q, 16) && k_ok &&
-                   p.q_st % N == 0 && p.q_sh % N == 0 && aligned(p.cache, 16) &&
-                   (p.cache_stride * static_cast<int64_t>(sizeof(C))) % 16 == 0 &&
-                   (half * static_cast<int64_t>(sizeof(C))) % 16 == 0;
+                   p.q_st % N == 0 && p.q_sh % N == 0 && table_ok;
   if (vec) {
-    // Enough threads to fill the chip several times, else fewer heads per thread.
-    const int64_t full = static_cast<int64_t>(sm_count()) * 2048;
-    const int64_t per_head = p.tokens * (half / N);
-    const int h_total = p.hq + p.hk;
-    if (g_variant == 1) return launch_neox_vec<T, C, 1>(p, stream);
-    if (g_variant == 2) return launch_neox_vec<T, C, 2>(p, stream);
-    if (g_variant == 3) return launch_neox_vec<T, C, 4>(p, stream);
     // One head per thread measured fastest at every token count on an H200
-    // (fewer registers, more threads in flight): keep it unless asked.
-    (void)full;
-    (void)per_head;
-    (void)h_total;
-    return launch_neox_vec<T, C, 1>(p, stream);
+    // (fewer registers, more threads in flight); 2 and 4 stay as variants.
+    if (g_variant == 2) return launch_neox_vec<T, C, 2, GATHERED>(p, stream);
+    if (g_variant == 3) return launch_neox_vec<T, C, 4, GATHERED>(p, stream);
+    return launch_neox_vec<T, C, 1, GATHERED>(p, stream);
   }
   const int64_t threads = p.tokens * (p.hq + p.hk) * static_cast<int64_t>(half);
   const int64_t blocks = (threads + 255) / 256;
   if (blocks > INT32_MAX) return KL_ROPE_ESIZE;
+  const NeoxTable tb = neox_table<C>(p, es);
   if (blocks * 256 < INT32_MAX)
-    rope_neox_scalar_kernel<T, C, uint32_t><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        static_cast<T*>(p.q), static_cast<T*>(p.k), p.positions, p.positions_int32,
-        static_cast<const C*>(p.cache), p.cache_stride, p.tokens, p.hq, p.hk, half, p.q_st,
-        p.q_sh, p.k_st, p.k_sh);
+    rope_neox_scalar_kernel<T, C, uint32_t, GATHERED>
+        <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+            static_cast<T*>(p.q), static_cast<T*>(p.k), p.positions, p.positions_int32, tb,
+            p.tokens, p.hq, p.hk, half, p.q_st, p.q_sh, p.k_st, p.k_sh);
   else
-    rope_neox_scalar_kernel<T, C, uint64_t><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        static_cast<T*>(p.q), static_cast<T*>(p.k), p.positions, p.positions_int32,
-        static_cast<const C*>(p.cache), p.cache_stride, p.tokens, p.hq, p.hk, half, p.q_st,
-        p.q_sh, p.k_st, p.k_sh);
+    rope_neox_scalar_kernel<T, C, uint64_t, GATHERED>
+        <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+            static_cast<T*>(p.q), static_cast<T*>(p.k), p.positions, p.positions_int32, tb,
+            p.tokens, p.hq, p.hk, half, p.q_st, p.q_sh, p.k_st, p.k_sh);
   return static_cast<int>(cudaGetLastError());
 }
 
 template <typename T>
 int neox_cache(const KlRopeNeoxParams& p, cudaStream_t stream) {
-  if (p.cache_dtype == KL_ROPE_F32) return neox_typed<T, float>(p, stream);
+  const bool gathered = p.positions == nullptr;
+  if (p.cache_dtype == KL_ROPE_F32)
+    return gathered ? neox_typed<T, float, true>(p, stream) : neox_typed<T, float, false>(p, stream);
   if (p.cache_dtype != p.dtype) return KL_ROPE_EDTYPE;
-  return neox_typed<T, T>(p, stream);
+  return gathered ? neox_typed<T, T, true>(p, stream) : neox_typed<T, T, false>(p, stream);
 }
 
 // ------------------------------------------------------------------ interleaved
@@ -597,7 +624,10 @@ extern "C" void kl_rope_set_variant(int variant) {
 }
 
 extern "C" int kl_rope_neox(const KlRopeNeoxParams* p, cudaStream_t stream) {
-  if (p == nullptr || p->q == nullptr || p->positions == nullptr || p->cache == nullptr)
+  if (p == nullptr || p->q == nullptr) return KL_ROPE_EARGS;
+  if (p->positions != nullptr ? p->cache == nullptr : (p->cos == nullptr || p->sin == nullptr))
+    return KL_ROPE_EARGS;
+  if (p->positions == nullptr && (p->seq < 0 || p->cs_token < 0 || p->cs_batch < 0))
     return KL_ROPE_EARGS;
   if (p->rot_dim <= 0 || p->rot_dim % 2 || p->rot_dim > p->head_dim || p->hq < 0 || p->hk < 0)
     return KL_ROPE_EARGS;

@@ -6,6 +6,10 @@
 //    with h = rot_dim/2 becomes (x_i c - x_{i+h} s, x_{i+h} c + x_i s); dims
 //    from rot_dim to D are left as they are. Math in fp32, one rounding.
 //    Positions must lie in [0, cache rows): they are not checked on the device.
+//    With positions == NULL the cosines and sines come per token instead, as
+//    transformers passes them (cos/sin [B or 1, S, rot_dim] already indexed by
+//    position; only the first rot_dim/2 of each row are read, the second half
+//    repeats them): token t = b * seq + s reads row b * cs_batch + s * cs_token.
 //
 // 2. Interleaved RoPE over the full hidden width (LTX-Video): pairs
 //    (2m, 2m+1) of x [B, S, D] become
@@ -40,6 +44,10 @@ typedef struct {
   int hq, hk, head_dim, rot_dim;
   int64_t q_st, q_sh, k_st, k_sh;  // token and head strides (elements)
   int dtype;
+  // per-token mode (positions == NULL): same dtype (cache_dtype) and strides
+  const void* cos;
+  const void* sin;
+  int64_t seq, cs_batch, cs_token;  // tokens per batch; strides in elements
 } KlRopeNeoxParams;
 
 int kl_rope_neox(const KlRopeNeoxParams* p, cudaStream_t stream);

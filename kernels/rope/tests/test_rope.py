@@ -73,6 +73,84 @@ def test_neox_shapes(dtype, head_dim, rot):
     check(k, rk, dtype)
 
 
+def hf_cos_sin(positions, rot, base, dtype):
+    # transformers' rotary embedding output: [..., S, rot], halves repeated
+    inv_freq = 1.0 / (base ** (torch.arange(0, rot, 2, device="cuda").double() / rot))
+    f = positions.double()[..., None] * inv_freq
+    emb = torch.cat([f, f], dim=-1)
+    return emb.cos().to(dtype), emb.sin().to(dtype)
+
+
+def ref_neox_cos_sin(x, cos, sin):
+    # x [B, S, H, D]; cos/sin broadcastable to [B, S, rot]
+    rot = cos.shape[-1]
+    half = rot // 2
+    c = cos.double()[..., None, :half]
+    s = sin.double()[..., None, :half]
+    x64 = x.double().clone()
+    x1, x2 = x64[..., :half].clone(), x64[..., half:rot].clone()
+    x64[..., :half] = x1 * c - x2 * s
+    x64[..., half:rot] = x2 * c + x1 * s
+    return x64
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("tokens", [1, 7, 300, 4100])
+@pytest.mark.parametrize("batch,cos_batch", [(1, 1), (3, 3), (3, 1), (2, 0)])
+@pytest.mark.parametrize("cos_fp32", [False, True])
+def test_neox_cos_sin_transformers_layout(dtype, tokens, batch, cos_batch, cos_fp32):
+    # q/k as transformers holds them: [B, H, S, D] views of [B, S, H, D]
+    # projections; cos/sin [B or 1, S, 128] (cos_batch 0: a 2-D [S, 128]),
+    # gathered at random positions per batch element.
+    cdt = torch.float32 if cos_fp32 else dtype
+    q_bshd = torch.randn(batch, tokens, 32, 128, device="cuda").to(dtype)
+    k_bshd = torch.randn(batch, tokens, 8, 128, device="cuda").to(dtype)
+    q, k = q_bshd.transpose(1, 2), k_bshd.transpose(1, 2)
+    pos = torch.randint(0, 40960, (max(cos_batch, 1), tokens), device="cuda")
+    cos, sin = hf_cos_sin(pos, 128, 1e6, cdt)
+    if cos_batch == 0:
+        cos, sin = cos[0], sin[0]
+    rq, rk = ref_neox_cos_sin(q_bshd, cos, sin), ref_neox_cos_sin(k_bshd, cos, sin)
+    oq, ok = rope.rope_neox_cos_sin(q.transpose(1, 2), k.transpose(1, 2), cos, sin)
+    assert oq.data_ptr() == q_bshd.data_ptr() and ok.data_ptr() == k_bshd.data_ptr()
+    check(q_bshd, rq, dtype)
+    check(k_bshd, rk, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim,rot", [(128, 64), (100, 100), (96, 40), (64, 64)])
+def test_neox_cos_sin_shapes(dtype, head_dim, rot):
+    # partial rotary and widths that defeat the vector path; a strided
+    # (sliced) cos/sin table
+    tokens, hq, hk = 33, 4, 2
+    q = torch.randn(2, tokens, hq, head_dim, device="cuda").to(dtype)
+    k = torch.randn(2, tokens, hk, head_dim, device="cuda").to(dtype)
+    pos = torch.randint(0, 512, (2, tokens), device="cuda")
+    cos_w, sin_w = hf_cos_sin(pos, rot, 1e4, torch.float32)
+    pad = torch.zeros(2, tokens, 3, device="cuda")
+    cos = torch.cat([cos_w, pad], -1)[..., :rot]
+    sin = torch.cat([sin_w, pad], -1)[..., :rot]
+    rq, rk = ref_neox_cos_sin(q, cos, sin), ref_neox_cos_sin(k, cos, sin)
+    rope.rope_neox_cos_sin(q, k, cos, sin)
+    check(q, rq, dtype)
+    check(k, rk, dtype)
+
+
+def test_neox_cos_sin_matches_cache_mode():
+    # the two modes compute the same thing from the same table
+    tokens = 513
+    cache = rope.build_cos_sin_cache(4096, 128, 1e6, device="cuda")
+    pos = torch.randint(0, 4096, (tokens,), device="cuda")
+    c = cache[pos]
+    cos = torch.cat([c[:, :64], c[:, :64]], -1)
+    sin = torch.cat([c[:, 64:], c[:, 64:]], -1)
+    q = torch.randn(tokens, 32, 128, device="cuda").to(torch.bfloat16)
+    q2 = q.clone()
+    rope.rope_neox(q, None, pos, cache)
+    rope.rope_neox_cos_sin(q2, None, cos, sin)
+    assert torch.equal(q, q2)
+
+
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
 def test_neox_offset_q_only(dtype):
     tokens, h, d = 50, 3, 128
@@ -174,7 +252,7 @@ def test_ltx_grid_matches_given_cos_sin_bf16():
     torch.testing.assert_close(a.float(), g.float(), rtol=1e-2, atol=1e-2)
 
 
-ERROR_CASES = ['rope.rope_neox(q, None, p[:2], c)', 'rope.rope_neox(q, None, p.float(), c)', "rope.rope_neox(q, None, p, torch.zeros(8, 256, device='cuda'))", "rope.rope_interleaved(q[0][None], None, torch.ones(1, 4, 64, device='cuda'), torch.ones(1, 4, 64, device='cuda'))"]
+ERROR_CASES = ["rope.rope_neox_cos_sin(q, None, torch.ones(2, 128, device='cuda'), torch.ones(2, 128, device='cuda'))", "rope.rope_neox_cos_sin(q, None, torch.ones(3, 128, device='cuda'), torch.ones(3, 64, device='cuda'))", "rope.rope_neox_cos_sin(q, None, torch.ones(3, 130, device='cuda'), torch.ones(3, 130, device='cuda'))", "rope.rope_neox_cos_sin(q[None].expand(2, 3, 4, 128), None, torch.ones(3, 3, 128, device='cuda'), torch.ones(3, 3, 128, device='cuda'))", 'rope.rope_neox(q, None, p[:2], c)', 'rope.rope_neox(q, None, p.float(), c)', "rope.rope_neox(q, None, p, torch.zeros(8, 256, device='cuda'))", "rope.rope_interleaved(q[0][None], None, torch.ones(1, 4, 64, device='cuda'), torch.ones(1, 4, 64, device='cuda'))"]
 
 
 @pytest.mark.parametrize("call", ERROR_CASES)

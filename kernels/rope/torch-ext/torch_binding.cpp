@@ -97,10 +97,9 @@ void check_aux(const at::Tensor& t, const at::Tensor& q, int64_t width, const ch
   KL_CHECK(kl::last_dim_contiguous(t), "rope: %s needs a contiguous last dimension", name);
 }
 
-}  // namespace
-
-void rope_neox(at::Tensor& q, at::Tensor& k, const at::Tensor& positions,
-               const at::Tensor& cos_sin_cache) {
+// Checks q [..., Hq, D] and k [..., Hk, D] (empty: q only) and fills the q/k
+// part of the NeoX parameters; returns the number of tokens.
+int64_t neox_qk(const at::Tensor& q, const at::Tensor& k, KlRopeNeoxParams* p) {
   KL_CHECK(q.is_cuda(), "rope: q must be a CUDA tensor");
   KL_CHECK(q.dim() >= 3, "rope: q must be [..., heads, head_dim], got %s", kl::shape(q).s);
   KL_CHECK(kl::last_dim_contiguous(q), "rope: q needs a contiguous last dimension");
@@ -113,6 +112,32 @@ void rope_neox(at::Tensor& q, at::Tensor& k, const at::Tensor& positions,
       KL_CHECK(k.size(d) == q.size(d), "rope: q and k differ in token dimensions");
     KL_CHECK(kl::last_dim_contiguous(k), "rope: k needs a contiguous last dimension");
   }
+  p->q = q.data_ptr();
+  p->k = has_k ? k.data_ptr() : nullptr;
+  p->tokens = tokens;
+  p->hq = static_cast<int>(q.size(-2));
+  p->hk = has_k ? static_cast<int>(k.size(-2)) : 0;
+  p->head_dim = static_cast<int>(q.size(-1));
+  p->q_st = token_stride(q, "q");
+  p->q_sh = q.stride(-2);
+  if (has_k) {
+    p->k_st = token_stride(k, "k");
+    p->k_sh = k.stride(-2);
+  }
+  p->dtype = dtype_code(q);
+  return tokens;
+}
+
+void check_rot(int64_t rot, const at::Tensor& q) {
+  KL_CHECK(rot % 2 == 0 && rot > 0 && rot <= q.size(-1), "rope: rot_dim %lld must be even and at most head_dim %lld", kl::ll(rot), kl::ll(q.size(-1)));
+}
+
+}  // namespace
+
+void rope_neox(at::Tensor& q, at::Tensor& k, const at::Tensor& positions,
+               const at::Tensor& cos_sin_cache) {
+  KlRopeNeoxParams p{};
+  const int64_t tokens = neox_qk(q, k, &p);
   KL_CHECK(positions.device() == q.device(), "rope: positions must be on cuda:%lld", kl::ll(q.get_device()));
   KL_CHECK(positions.scalar_type() == at::ScalarType::Long ||
                   positions.scalar_type() == at::ScalarType::Int, "rope: positions must be int64 or int32");
@@ -120,32 +145,59 @@ void rope_neox(at::Tensor& q, at::Tensor& k, const at::Tensor& positions,
   KL_CHECK(cos_sin_cache.device() == q.device() && cos_sin_cache.dim() == 2, "rope: cos_sin_cache must be [max_pos, rot_dim] on cuda:%lld", kl::ll(q.get_device()));
   KL_CHECK(kl::last_dim_contiguous(cos_sin_cache), "rope: cos_sin_cache needs a contiguous last dimension");
   const int64_t rot = cos_sin_cache.size(1);
-  KL_CHECK(rot % 2 == 0 && rot > 0 && rot <= q.size(-1), "rope: rot_dim %lld must be even and at most head_dim %lld", kl::ll(rot), kl::ll(q.size(-1)));
+  check_rot(rot, q);
   KL_CHECK(cos_sin_cache.scalar_type() == at::ScalarType::Float ||
                   cos_sin_cache.scalar_type() == q.scalar_type(), "rope: cos_sin_cache must be float32 or %s", kl::dtype(q));
   if (tokens == 0) return;
   const at::Tensor pos = positions.is_contiguous() ? positions : positions.contiguous();
 
-  KlRopeNeoxParams p{};
-  p.q = q.data_ptr();
-  p.k = has_k ? k.data_ptr() : nullptr;
   p.positions = pos.data_ptr();
   p.positions_int32 = pos.scalar_type() == at::ScalarType::Int ? 1 : 0;
   p.cache = cos_sin_cache.data_ptr();
   p.cache_dtype = dtype_code(cos_sin_cache);
   p.cache_stride = cos_sin_cache.stride(0);
-  p.tokens = tokens;
-  p.hq = static_cast<int>(q.size(-2));
-  p.hk = has_k ? static_cast<int>(k.size(-2)) : 0;
-  p.head_dim = static_cast<int>(q.size(-1));
   p.rot_dim = static_cast<int>(rot);
-  p.q_st = token_stride(q, "q");
-  p.q_sh = q.stride(-2);
-  if (has_k) {
-    p.k_st = token_stride(k, "k");
-    p.k_sh = k.stride(-2);
+  const c10::cuda::CUDAGuard guard(q.device());
+  check_result(kl_rope_neox(&p, c10::cuda::getCurrentCUDAStream(q.get_device())));
+}
+
+void rope_neox_cos_sin(at::Tensor& q, at::Tensor& k, const at::Tensor& cos,
+                       const at::Tensor& sin) {
+  KlRopeNeoxParams p{};
+  const int64_t tokens = neox_qk(q, k, &p);
+  const int64_t lead = q.dim() - 2;  // token dimensions of q; the last is the sequence
+  const int64_t seq = q.size(lead - 1);
+  KL_CHECK(cos.device() == q.device() && sin.device() == q.device(), "rope: cos and sin must be on cuda:%lld", kl::ll(q.get_device()));
+  KL_CHECK(cos.sizes() == sin.sizes() && cos.strides() == sin.strides() && cos.scalar_type() == sin.scalar_type(), "rope: cos and sin must have the same shape, strides and dtype");
+  KL_CHECK(cos.scalar_type() == at::ScalarType::Float || cos.scalar_type() == q.scalar_type(), "rope: cos/sin must be float32 or %s", kl::dtype(q));
+  KL_CHECK(cos.dim() >= 2 && cos.dim() <= lead + 1, "rope: cos must be [..., S, rot_dim] with at most the token dimensions of q, got %s", kl::shape(cos).s);
+  KL_CHECK(kl::last_dim_contiguous(cos), "rope: cos/sin need a contiguous last dimension");
+  check_rot(cos.size(-1), q);
+  KL_CHECK(cos.size(-2) == seq, "rope: cos has %lld rows per sequence, q has %lld tokens", kl::ll(cos.size(-2)), kl::ll(seq));
+  // Batch dimensions of cos, aligned right with q's: each 1 (shared) or q's size.
+  const int64_t cb = cos.dim() - 2;
+  bool shared = true;
+  for (int64_t d = 0; d < cb; ++d) {
+    const int64_t qd = lead - 1 - cb + d;
+    KL_CHECK(cos.size(d) == 1 || cos.size(d) == q.size(qd), "rope: cos batch dimension %lld is %lld, q has %lld", kl::ll(d), kl::ll(cos.size(d)), kl::ll(q.size(qd)));
+    if (cos.size(d) != 1) shared = false;
   }
-  p.dtype = dtype_code(q);
+  int64_t batch_stride = 0;
+  if (!shared) {
+    KL_CHECK(cb == lead - 1, "rope: cos must cover every batch dimension of q or none");
+    for (int64_t d = 0; d < cb; ++d)
+      KL_CHECK(cos.size(d) == q.size(d), "rope: cos batch dimensions must be 1 everywhere or equal q's");
+    KL_CHECK(kl::collapse_dims(cos, 0, cb, &batch_stride), "rope: the batch dimensions of cos cannot be addressed with one stride");
+  }
+  if (tokens == 0) return;
+  p.positions = nullptr;
+  p.cos = cos.data_ptr();
+  p.sin = sin.data_ptr();
+  p.cache_dtype = dtype_code(cos);
+  p.seq = seq;
+  p.cs_token = cos.stride(-2);
+  p.cs_batch = batch_stride;
+  p.rot_dim = static_cast<int>(cos.size(-1));
   const c10::cuda::CUDAGuard guard(q.device());
   check_result(kl_rope_neox(&p, c10::cuda::getCurrentCUDAStream(q.get_device())));
 }
@@ -193,6 +245,8 @@ void set_variant(int64_t variant) { kl_rope_set_variant(static_cast<int>(variant
 TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
   ops.def("rope_neox(Tensor! q, Tensor! k, Tensor positions, Tensor cos_sin_cache) -> ()");
   ops.impl("rope_neox", c10::kCUDA, &rope_neox);
+  ops.def("rope_neox_cos_sin(Tensor! q, Tensor! k, Tensor cos, Tensor sin) -> ()");
+  ops.impl("rope_neox_cos_sin", c10::kCUDA, &rope_neox_cos_sin);
   ops.def(
       "rope_interleaved(Tensor! out_q, Tensor! out_k, Tensor q, Tensor k, Tensor cos, "
       "Tensor sin) -> ()");

@@ -9,6 +9,13 @@
 void rope_neox(at::Tensor& q, at::Tensor& k, const at::Tensor& positions,
                const at::Tensor& cos_sin_cache);
 
+// The same with cos/sin given per token, as transformers passes them:
+// [..., S, rot_dim] whose batch dimensions are 1 (shared) or q's; only the
+// first rot_dim / 2 entries of each row are read (the second half repeats
+// them). fp32 or the dtype of q.
+void rope_neox_cos_sin(at::Tensor& q, at::Tensor& k, const at::Tensor& cos,
+                       const at::Tensor& sin);
+
 // Interleaved RoPE over the full width of q, k [B, S, D] with fp32 cos/sin
 // [B or 1, S, D]. out_* may alias the inputs; empty k / out_k mean q only.
 void rope_interleaved(at::Tensor& out_q, at::Tensor& out_k, const at::Tensor& q,

@@ -3,6 +3,8 @@
 * ``rope_neox``: NeoX rotate-half RoPE (Qwen3, Llama) on q and k in one
   launch, in place, with a ``[max_pos, rot_dim]`` cos/sin cache indexed by
   positions (``build_cos_sin_cache`` makes one).
+* ``rope_neox_cos_sin``: the same with cos/sin given per token as transformers
+  passes them (``[B|1, S, rot_dim]``, already indexed by position).
 * ``rope_interleaved``: interleaved-pair RoPE over the full width with fp32
   cos/sin ``[B|1, S, D]`` (LTX-Video's ``apply_rotary_emb``), q and k in one launch.
 * ``rope_ltx``: the same with cos/sin computed in the kernel from LTX-Video's
@@ -18,6 +20,7 @@ from ._ops import ops
 
 __all__ = [
     "rope_neox",
+    "rope_neox_cos_sin",
     "rope_interleaved",
     "rope_ltx",
     "build_cos_sin_cache",
@@ -50,6 +53,21 @@ def rope_neox(
     """In place on q [..., Hq, D] and k [..., Hk, D]; returns (q, k)."""
     kk = k if k is not None else _empty(q)
     ops.rope_neox(q, kk, positions, cos_sin_cache)
+    return q, k
+
+
+def rope_neox_cos_sin(
+    q: torch.Tensor,
+    k: Optional[torch.Tensor],
+    cos: torch.Tensor,
+    sin: torch.Tensor,
+) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+    """In place on q [..., S, Hq, D] and k [..., S, Hk, D] with cos/sin
+    [..., S, rot_dim] (batch dimensions 1 or q's; only the first rot_dim / 2
+    of each row are read: transformers repeats them). For transformers'
+    [B, H, S, D] tensors pass ``q.transpose(1, 2)``. Returns (q, k)."""
+    kk = k if k is not None else _empty(q)
+    ops.rope_neox_cos_sin(q, kk, cos, sin)
     return q, k
 
 
