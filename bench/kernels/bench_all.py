@@ -92,6 +92,9 @@ def summarize(rows, copy_gbs):
             "variants_us": variants,
             "ours_pct_copy": (100.0 * ours_row["min_bytes"] / (ours * 1e-6) / 1e9 / copy_gbs) if ours else None,
             "rematched": "us_median" in ours_row,
+            # a device copy of the same bytes over ours (100: as fast as that copy)
+            "ours_pct_same_size_copy": (100.0 * ours_row["same_size_copy_us"] / ours)
+            if ours and ours_row.get("same_size_copy_us") else None,
         }
         if ours and best:
             entry["speedup_vs_best"] = peers[best] / ours
@@ -101,12 +104,14 @@ def summarize(rows, copy_gbs):
 
 def print_table(table):
     print()
-    print(f"{'op':<26} {'shape':<16} {'ours us':>9} {'%copy':>6}  {'best peer':<10} {'peer us':>9} {'x best':>6}")
+    print(f"{'op':<26} {'shape':<16} {'ours us':>9} {'%copy':>6} {'%same':>6}  {'best peer':<10} {'peer us':>9} {'x best':>6}")
     for e in table:
         ours = e["ours_us"]
+        same = e.get("ours_pct_same_size_copy")
         print(
             f"{e['op']:<26} {e['shape']:<16} "
-            + (f"{ours:9.2f} {e['ours_pct_copy']:6.1f}  " if ours else f"{'ERR':>9} {'':>6}  ")
+            + (f"{ours:9.2f} {e['ours_pct_copy']:6.1f} " if ours else f"{'ERR':>9} {'':>6} ")
+            + (f"{same:6.1f}  " if same else f"{'':>6}  ")
             + (f"{e['best_peer']:<10} {e['best_peer_us']:9.2f} " if e["best_peer"] else f"{'-':<10} {'':>9} ")
             + (f"{e['speedup_vs_best']:6.2f}" + ("" if e["speedup_vs_best"] > 1 else "  <-- slower") if e.get("speedup_vs_best") else "")
             + ("  (median of alternating rounds)" if e.get("rematched") else "")
@@ -154,6 +159,8 @@ def main():
             "copy_gbs_after": copy_after,
             "copy_gbs": copy_gbs,
             "pct_copy": "min_bytes / time / copy_gbs (copy counts bytes read + written)",
+            "same_size_copy_us": "on 'ours' rows: do_bench median of a device copy of min_bytes in all "
+            "(half read, half written); summary ours_pct_same_size_copy = that / ours",
             "complete": copy_after is not None,
             "failed_projects": failed,
             "summary": table,

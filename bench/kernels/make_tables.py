@@ -18,15 +18,22 @@ def main(path):
     if any(e.get("rematched") for e in d["summary"]):
         print("† close call: ours and the best peer timed 5 times each, alternately; medians shown.")
         print()
-    print("| op | shape | ours µs | % of copy | best peer | peer µs | speedup | eager | compile | Liger |")
-    print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    same = any(e.get("ours_pct_same_size_copy") for e in d["summary"])
+    if same:
+        print("% of copy: against the 2 GiB copy's bandwidth; same-size: a copy of the same bytes timed the same way"
+              " (launch and last-wave costs included) over ours.")
+        print()
+    print("| op | shape | ours µs | % of copy |" + (" same-size |" if same else "")
+          + " best peer | peer µs | speedup | eager | compile | Liger |")
+    print("|---|---|---:|---:|" + ("---:|" if same else "") + "---|---:|---:|---:|---:|---:|")
     for e in d["summary"]:
         p = e["peers_us"]
         eager = min([v for k, v in p.items() if k.startswith("eager")], default=None)
         f = lambda v: f"{v:.1f}" if v is not None else "–"
         sp = e.get("speedup_vs_best")
         mark = ("" if sp is None or sp >= 1 else " ✗") + (" †" if e.get("rematched") else "")
-        print(f"| {e['op']} | {e['shape']} | {f(e['ours_us'])} | {f(e['ours_pct_copy'])} | {e['best_peer'] or '–'} | "
+        ss = f" {f(e.get('ours_pct_same_size_copy'))} |" if same else ""
+        print(f"| {e['op']} | {e['shape']} | {f(e['ours_us'])} | {f(e['ours_pct_copy'])} |{ss} {e['best_peer'] or '–'} | "
               f"{f(e['best_peer_us'])} | {(f'{sp:.2f}' if sp else '–')}{mark} | {f(eager)} | {f(p.get('compile'))} | {f(p.get('liger'))} |")
 
 

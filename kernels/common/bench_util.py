@@ -2,11 +2,11 @@
 
 Times with triton.testing.do_bench (median, L2 flushed before each call by
 do_bench), measures the device-to-device copy bandwidth (bytes read + written)
-as the ceiling, and wraps the peers: eager PyTorch, torch.compile (static
-shapes, one compilation per shape) and Liger-Kernel when importable.
+as the ceiling, both of a 2 GiB copy and of a copy of each op's own bytes,
+and wraps the peers: eager PyTorch, torch.compile (static shapes, one
+compilation per shape) and Liger-Kernel when importable.
 """
 
-import math
 import os
 import sys
 import time
@@ -36,6 +36,28 @@ def copy_bandwidth_gbs(nbytes=2 << 30):
     del src, dst
     torch.cuda.empty_cache()
     return 2 * nbytes / (ms * 1e-3) / 1e9
+
+
+def kernel_us_cold(fn, n=20):
+    """Mean GPU time per call of fn's kernels (profiler), the L2 flushed before
+    each call as do_bench does. Kernels named like torch's elementwise / fill
+    kernels are not counted (the flush is one), so this is for ops that launch
+    other kernels: ours, Triton's (Liger, Inductor), not eager chains."""
+    from torch.profiler import ProfilerActivity, profile
+
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")  # as do_bench's
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(n):
+            flush.zero_()
+            fn()
+        torch.cuda.synchronize()
+    total = 0.0
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA and "elementwise" not in e.name and "fill" not in e.name.lower():
+            total += e.device_time
+    return total / n
 
 
 _compiled = {}
@@ -91,12 +113,26 @@ def liger_ops():
     return types.SimpleNamespace(**mods)
 
 
+def same_size_copy_us(nbytes):
+    """do_bench median of a device copy moving `nbytes` in all (half read,
+    half written): the floor for a kernel of that many bytes, fixed costs of
+    a launch and of a partial last wave included, which the 2 GiB copy of
+    copy_bandwidth_gbs amortises away."""
+    half = max(16, (nbytes // 2) // 16 * 16)
+    src = torch.empty(half, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    us = bench_ms(lambda: dst.copy_(src)) * 1e3
+    del src, dst
+    return us
+
+
 class Recorder:
     """Collects one row per (op, shape, implementation)."""
 
     def __init__(self, copy_gbs):
         self.copy_gbs = copy_gbs
         self.rows = []
+        self._copy_us = {}  # bytes -> same_size_copy_us
         self._pending = {}  # (op, shape) -> {impl: (fn, row)} since the last rematch()
 
     def rematch(self):
@@ -142,6 +178,10 @@ class Recorder:
             row["us"] = ms * 1e3
             row["gbs"] = min_bytes / (ms * 1e-3) / 1e9
             row["pct_copy"] = 100.0 * row["gbs"] / self.copy_gbs
+            if impl == "ours":
+                if min_bytes not in self._copy_us:
+                    self._copy_us[min_bytes] = same_size_copy_us(min_bytes)
+                row["same_size_copy_us"] = self._copy_us[min_bytes]
         except Exception as e:  # keep going: one failing peer must not lose the run
             row["error"] = f"{type(e).__name__}: {e}"[:500]
             traceback.print_exc()

@@ -11,7 +11,6 @@ coordinates (diffusers' LTXVideoRotaryPosEmbed + apply); no Liger equivalent.
 
 import argparse
 import json
-import math
 import os
 import sys
 from pathlib import Path
