@@ -5,11 +5,12 @@ plus the kernel time each gets with the L2 flushed before every call.
 
     PYTHONPATH=kernels/build/rmsnorm:.peers/liger/src python bench/kernels/explore_narrow_rmsnorm.py --json out.json
 
-Variants 5 and 6 exist only with results/h200-s4-rmsnorm-narrow-variants.diff
-applied to kernels/rmsnorm/rmsnorm_cuda/rmsnorm.cu (measured in session 4,
-not adopted; without it they run the default). Variant 1 reduces in another
-order, so its bits may differ from the default's (reported, expected).
-Results: results/h200-s4-rmsnorm-narrow.json.
+Variants 5 and 6 exist only with results/h200-s4-rmsnorm-lean-variants.diff
+applied to kernels/rmsnorm/rmsnorm_cuda/rmsnorm.cu (results/
+h200-s4-rmsnorm-narrow2.json; an earlier set of launch shapes, with its own
+.diff: h200-s4-rmsnorm-narrow.json). Measured in session 4, not adopted;
+without the .diff these variant numbers run the default kernel. Variants
+that reduce in another order (1) may differ from the default in the last bit.
 """
 
 import argparse
@@ -28,8 +29,8 @@ import rmsnorm  # noqa: E402
 
 EPS = 1e-6
 # variant -> launch shape for rows of 16 vectors (see rmsnorm.cu dispatch)
-VARIANTS = {0: "16 lanes x 2 rows", 1: "8 lanes x 2 vec x 2 rows", 3: "16 lanes x 4 rows",
-            5: "16 lanes x 2 rows, <=32 regs", 6: "16 lanes x 1 row"}
+VARIANTS = {0: "16 lanes x 2 rows", 5: "same, plain loads fixed at compile time",
+            6: "same, plain loads, 32-bit row offsets"}
 
 
 def hf_rmsnorm():
