@@ -14,6 +14,7 @@
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/model/facts_builder.h"
+#include "support/crash_stage.h"
 #include "analyzers/project/project_locator.h"
 #include "analyzers/rules/arch_unsupported.h"
 #include "analyzers/rules/rule_catalog.h"
@@ -142,6 +143,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   std::string file_name = file.string();
 
   // 1. Toolkit
+  CrashStage stage("the toolkit lookup");
   auto started = Clock::now();
   const CudaToolkit* toolkit = state_->find_toolkit();
   result.timings.push_back({"toolkit", since(started)});
@@ -152,6 +154,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   }
 
   // 2. Project: build.toml and the target archs
+  CrashStage project_stage("the build.toml reader");
   started = Clock::now();
   std::optional<BuildConfigParse> own_parse;
   const BuildConfigParse* config_parse = project;
@@ -238,6 +241,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
     started = Clock::now();
     auto facts = std::make_unique<UnitFacts>();
     auto argv = device_parse_command(inputs, arch);
+    CrashStage parse_stage("the clang parse");
     auto outcome = parse_device_side(
         argv, file, text,
         [&](clang::ASTContext& context, const SourceView& view) {
@@ -296,6 +300,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   }
 
   // 5. Rules
+  CrashStage rules_stage("the rules");
   started = Clock::now();
   RuleInput input;
   input.file = file_name;

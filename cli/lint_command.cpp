@@ -1,10 +1,13 @@
 #include "cli/lint_command.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <iostream>
 #include <thread>
 
+#include "analyzers/isolation/failure_finding.h"
+#include "analyzers/isolation/isolated_analyzer.h"
 #include "analyzers/rules/rule_catalog.h"
 #include "cli/lint_targets.h"
 #include "cli/report.h"
@@ -27,7 +30,32 @@ analyzers::Finding input_problem(const std::string& file, std::string message) {
   return f;
 }
 
-FileResult analyse_one(analyzers::Analyzer& analyzer, const LintTarget& target) {
+// Where the files are analysed: worker processes, or this process with --no-isolation.
+class LintAnalyser {
+ public:
+  LintAnalyser(const LintOptions& options, unsigned jobs) {
+    if (options.in_process) {
+      local_ = std::make_unique<analyzers::Analyzer>(options.settings);
+    } else {
+      analyzers::IsolationOptions isolation;
+      isolation.workers = jobs;
+      isolation.timeout = options.timeout;
+      isolated_ = std::make_unique<analyzers::IsolatedAnalyzer>(options.settings, isolation);
+    }
+  }
+  std::vector<analyzers::Finding> source(const std::filesystem::path& file, const std::string& text) {
+    return isolated_ ? isolated_->analyze_source(file, text).findings : local_->analyze_source(file, text).findings;
+  }
+  std::vector<analyzers::Finding> build_toml(const std::filesystem::path& file, const std::string& text) {
+    return isolated_ ? isolated_->analyze_build_toml(file, text).findings : local_->analyze_build_toml(file, text);
+  }
+
+ private:
+  std::unique_ptr<analyzers::IsolatedAnalyzer> isolated_;
+  std::unique_ptr<analyzers::Analyzer> local_;
+};
+
+FileResult analyse_one(LintAnalyser& analyzer, const LintTarget& target) {
   FileResult result;
   result.path = target.path.string();
   auto text = read_file_text(target.path);
@@ -42,12 +70,12 @@ FileResult analyse_one(analyzers::Analyzer& analyzer, const LintTarget& target) 
   result.text = *text;
   try {
     if (target.kind == TargetKind::BuildToml) {
-      result.findings = analyzer.analyze_build_toml(target.path, result.text);
+      result.findings = analyzer.build_toml(target.path, result.text);
     } else {
-      result.findings = analyzer.analyze_source(target.path, result.text).findings;
+      result.findings = analyzer.source(target.path, result.text);
     }
   } catch (const std::exception& e) {
-    result.findings.push_back(input_problem(result.path, std::string("internal error while analysing: ") + e.what()));
+    result.findings.push_back(analyzers::analysis_failure_finding(result.path, std::string("internal error (") + e.what() + ")"));
   }
   return result;
 }
@@ -64,11 +92,11 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     return 2;
   }
 
-  analyzers::Analyzer analyzer(options.settings);
   std::vector<FileResult> results(targets.targets.size());
   std::atomic<size_t> next{0};
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, static_cast<unsigned>(targets.targets.size()));
+  LintAnalyser analyzer(options, jobs);
   std::vector<std::thread> workers;
   for (unsigned i = 0; i < jobs; ++i) {
     workers.emplace_back([&] {
@@ -81,8 +109,11 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   LintReport report;
   report.files_analysed = results.size();
   bool failing = false;
+  size_t failed_files = 0;
   for (auto& result : results) {
     std::vector<analyzers::Finding> kept;
+    bool failed = std::any_of(result.findings.begin(), result.findings.end(), analyzers::is_analysis_failure);
+    if (failed) ++failed_files;
     for (auto& f : result.findings) {
       if (static_cast<int>(f.severity) > static_cast<int>(options.threshold)) continue;
       kept.push_back(std::move(f));
@@ -106,6 +137,11 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   out.flush();
   if (!out) {
     err << "kernel-lsp: could not write the report\n";
+    return 2;
+  }
+  if (failed_files > 0) {
+    err << "kernel-lsp: the analysis of " << failed_files << " file" << (failed_files == 1 ? "" : "s")
+        << " failed (reported as `frontend` errors above); the other files' results are complete\n";
     return 2;
   }
   return failing ? 1 : 0;

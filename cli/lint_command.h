@@ -1,6 +1,10 @@
 #pragma once
-// `kernel-lsp lint PATH...`: analyse files in parallel and report. Exit codes: 0 clean, 1 a
-// finding at or above the threshold, 2 usage or internal error (bad path, unwritable output).
+// `kernel-lsp lint PATH...`: analyse files in parallel, each in a worker process (so that a
+// crash in one file's analysis is that file's error finding, not the run's end), and report.
+// Exit codes: 0 clean, 1 a finding at or above the threshold, 2 usage or internal error (bad
+// path, unwritable output, or the analysis of at least one file failed: the report still has
+// every file, the failed ones with a `frontend` error).
+#include <chrono>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -19,6 +23,8 @@ struct LintOptions {
   analyzers::AnalysisSettings settings;
   unsigned jobs = 0;  // 0: one per core
   bool color = false;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};  // per file
+  bool in_process = false;  // --no-isolation
 };
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);

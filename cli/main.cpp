@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "analyzers/isolation/analysis_worker.h"
 #include "cli/build_command.h"
 #include "cli/check_command.h"
 #include "cli/lint_command.h"
@@ -46,6 +47,9 @@ bool is_server_invocation(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Not a user command: the analysis worker a lint run or the server starts (isolated_analyzer.h).
+  if (argc == 2 && std::string(argv[1]) == "__analysis-worker")
+    return kl::analyzers::run_analysis_worker(kl::analyzers::kWorkerChannelFd, kl::analyzers::kWorkerReportFd);
   if (is_server_invocation(argc, argv)) {
 #ifdef KERNEL_LSP_HAS_SERVER
     kl::lsp::ServerOptions server_options;
@@ -93,6 +97,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"error", "warning", "info"}));
   lint_command->add_option("-j,--jobs", lint.jobs, "Files analysed in parallel (default: one per core)");
   lint_command->add_option("--color", color, "auto | always | never")->check(CLI::IsMember({"auto", "always", "never"}));
+  double timeout_seconds = 300;
+  lint_command->add_option("--timeout", timeout_seconds, "Seconds one file's analysis may take before it is stopped and reported (default 300)")
+      ->check(CLI::PositiveNumber);
+  lint_command->add_flag("--no-isolation", lint.in_process,
+                         "Analyse in this process instead of worker processes (for debugging: a crash then ends the run)");
   add_analysis_options(lint_command);
 
   std::string check_file;
@@ -133,6 +142,7 @@ int main(int argc, char** argv) {
 
   if (lint_command->parsed()) {
     lint.settings = settings;
+    lint.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_seconds * 1000));
     lint.format = format == "json" ? kl::cli::ReportFormat::Json
                   : format == "sarif" ? kl::cli::ReportFormat::Sarif
                   : format == "github" ? kl::cli::ReportFormat::Github

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "analyzers/isolation/failure_finding.h"
 #include "cli/report.h"
 
 namespace kl::cli {
@@ -18,8 +19,10 @@ nlohmann::json location_json(const analyzers::Location& location) {
 
 void write_json_report(const LintReport& report, std::ostream& out) {
   nlohmann::json findings = nlohmann::json::array();
+  size_t failures = 0;
   for (const auto& file : report.files) {
     for (const auto& f : file.findings) {
+      if (analyzers::is_analysis_failure(f)) ++failures;
       nlohmann::json item = location_json(f.location);
       item["rule"] = f.rule_id;
       item["severity"] = analyzers::severity_name(f.severity);
@@ -49,6 +52,7 @@ void write_json_report(const LintReport& report, std::ostream& out) {
                         {"findings", findings},
                         {"summary", {{"files_analysed", report.files_analysed},
                                      {"findings", findings.size()},
+                                     {"analysis_failures", failures},
                                      {"seconds", report.seconds}}}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }

@@ -22,12 +22,17 @@
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/affine_form.h"
 #include "analyzers/model/device_code.h"
+#include "analyzers/model/safe_types.h"
 
 namespace kl::analyzers {
 namespace {
 
 constexpr int kMaxInlineDepth = 4;
 constexpr size_t kMaxSteps = 200000;  // statements and expressions per analysed function
+// Nesting of expressions and statements the interpreter follows before it calls the rest
+// unknown: generated code (a 5,000-term sum, a deeply nested ?: chain) must not exhaust the
+// stack. Each level costs well under 2 KB of stack; analyses run on a 64 MB thread.
+constexpr int kMaxNesting = 512;
 
 // A symbolic value.
 struct Value {
@@ -112,6 +117,19 @@ bool is_builtin_index(const clang::VarDecl* var, int& which) {
 
 const clang::VarDecl* canonical(const clang::VarDecl* v) { return v ? v->getCanonicalDecl() : nullptr; }
 
+// Counts one level of expression/statement nesting for as long as it lives.
+class NestingGuard {
+ public:
+  explicit NestingGuard(int& depth) : depth_(depth) { ++depth_; }
+  ~NestingGuard() { --depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+  bool too_deep() const { return depth_ > kMaxNesting; }
+
+ private:
+  int& depth_;
+};
+
 // Modifications of one variable inside a loop.
 struct Modification {
   int count = 0;
@@ -141,6 +159,7 @@ struct AccessInterpreter::Impl {
   bool host_mode = false;
   int quiet = 0;
   size_t steps = 0;
+  int nesting_depth = 0;
   std::string kernel_name;
   BlockShape block;
   AtomId thread[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
@@ -161,6 +180,7 @@ struct AccessInterpreter::Impl {
     path_bases.clear();
     frames.clear();
     steps = 0;
+    nesting_depth = 0;
     for (auto& t : thread) t = UINT32_MAX;
     for (auto& b : block_dim) b = UINT32_MAX;
     block = BlockShape();
@@ -233,22 +253,13 @@ struct AccessInterpreter::Impl {
     }
   }
 
-  std::optional<int64_t> type_size(clang::QualType t) const {
-    t = t.getNonReferenceType();
-    if (t.isNull() || t->isDependentType() || t->isIncompleteType() || t->isVoidType() || t->isFunctionType())
-      return std::nullopt;
-    return ctx.getTypeSizeInChars(t).getQuantity();
-  }
+  std::optional<int64_t> type_size(clang::QualType t) const { return concrete_size(ctx, t); }
 
-  uint64_t type_align(clang::QualType t) const {
-    t = t.getNonReferenceType();
-    if (t.isNull() || t->isDependentType() || t->isIncompleteType() || t->isVoidType() || t->isFunctionType()) return 0;
-    return static_cast<uint64_t>(ctx.getTypeAlignInChars(t).getQuantity());
-  }
+  uint64_t type_align(clang::QualType t) const { return concrete_alignment(ctx, t); }
 
   Poly size_form(clang::QualType t) {
     if (auto s = type_size(t)) return Poly::constant(*s);
-    std::string name = t.getNonReferenceType().getUnqualifiedType().getAsString(policy);
+    std::string name = t.isNull() ? "<unknown type>" : t.getNonReferenceType().getUnqualifiedType().getAsString(policy);
     Atom a;
     a.kind = AtomKind::SizeOf;
     a.name = "sizeof(" + name + ")";
@@ -256,12 +267,7 @@ struct AccessInterpreter::Impl {
     return Poly::atom(atoms.intern("sizeof:" + name, a));
   }
 
-  clang::QualType pointee(clang::QualType t) const {
-    t = t.getNonReferenceType();
-    if (const auto* p = t->getAs<clang::PointerType>()) return p->getPointeeType();
-    if (const auto* a = t->getAsArrayTypeUnsafe()) return a->getElementType();
-    return {};
-  }
+  clang::QualType pointee(clang::QualType t) const { return pointee_type(t); }
 
   int add_base(const std::string& name, MemorySpace space, uint64_t alignment, std::optional<Congruence> address,
                std::string note = "") {
@@ -283,14 +289,15 @@ struct AccessInterpreter::Impl {
     var = canonical(var);
     if (auto it = static_bases.find(var); it != static_bases.end()) return it->second;
     MemorySpace space = MemorySpace::Global;
-    uint64_t alignment = static_cast<uint64_t>(ctx.getDeclAlign(var).getQuantity());
+    // 0 (unknown) while the type is still a template parameter's (`__shared__ T s[N]`).
+    uint64_t alignment = declared_alignment(ctx, *var);
     std::string note;
     if (var->hasAttr<clang::CUDASharedAttr>()) {
       space = MemorySpace::Shared;
-      if (var->getType()->isIncompleteArrayType() || var->hasExternalStorage()) {
+      if ((!var->getType().isNull() && var->getType()->isIncompleteArrayType()) || var->hasExternalStorage()) {
         alignment = std::max<uint64_t>(alignment, 16);
         note = "dynamic shared memory starts 16-byte aligned";
-      } else {
+      } else if (alignment > 0) {
         note = "`" + var->getNameAsString() + "` is declared with " + std::to_string(alignment) + "-byte alignment";
       }
     } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
@@ -408,7 +415,13 @@ struct AccessInterpreter::Impl {
   Value eval(const clang::Expr* e, Env& env) {
     if (!e) return Value::none();
     if (++steps > kMaxSteps) return opaque(Variation::Varying, "");
+    NestingGuard nesting(nesting_depth);
+    if (nesting.too_deep()) return Value::none(Variation::Varying);
     e = e->IgnoreParens();
+    // Error recovery leaves expressions with no type (ParenListExpr: `int b(nope())`) or marked
+    // as containing errors (RecoveryExpr): nothing about them can be asked; their parts are
+    // still walked for the loads they make.
+    if (e->getType().isNull() || e->containsErrors()) return eval_parts(e, env);
 
     if (auto* c = llvm::dyn_cast<clang::ConstantExpr>(e)) return eval(c->getSubExpr(), env);
     if (auto* c = llvm::dyn_cast<clang::ExprWithCleanups>(e)) return eval(c->getSubExpr(), env);
@@ -450,13 +463,20 @@ struct AccessInterpreter::Impl {
       return Value::none(lv.kind == LValue::Kind::Memory ? memory_variation(lv.address) : Variation::Uniform);
     }
     if (llvm::isa<clang::LambdaExpr>(e)) return Value::none();
-    // Anything else (recovery expressions, dependent calls, init lists, ...): evaluate the parts
-    // for their loads and effects; the value is opaque, as varying as its parts.
+    // Anything else (dependent calls, init lists, ...): evaluate the parts for their loads and
+    // effects; the value is opaque, as varying as its parts.
+    Value parts = eval_parts(e, env);
+    if (is_integral_type(e->getType()) && !e->isTypeDependent()) return opaque(parts.variation, text_of(e));
+    if (e->isTypeDependent() && !llvm::isa<clang::InitListExpr>(e)) return opaque(parts.variation, text_of(e));
+    return parts;
+  }
+
+  // The children of an expression evaluated for their effects; an untracked value as varying
+  // as they are.
+  Value eval_parts(const clang::Expr* e, Env& env) {
     Variation v = Variation::Uniform;
     for (const clang::Stmt* child : e->children())
       if (auto* ce = llvm::dyn_cast_or_null<clang::Expr>(child)) v = max_variation(v, variation_of(eval(ce, env)));
-    if (e->getType()->isIntegralOrEnumerationType() && !e->isTypeDependent()) return opaque(v, text_of(e));
-    if (e->isTypeDependent() && !llvm::isa<clang::InitListExpr>(e)) return opaque(v, text_of(e));
     return Value::none(v);
   }
 
@@ -498,11 +518,11 @@ struct AccessInterpreter::Impl {
         if (auto v = constant_value(init, ctx)) return Value::integer(Poly::constant(*v));
       }
     }
-    if (var->getType()->isArrayType() || var->hasAttr<clang::CUDASharedAttr>() || var->hasGlobalStorage()) {
+    if (is_array_type(var->getType()) || var->hasAttr<clang::CUDASharedAttr>() || var->hasGlobalStorage()) {
       LValue lv = eval_lvalue(ref, env);
       return read(lv, ref, env);
     }
-    if (var->getType()->isIntegralOrEnumerationType()) return opaque(Variation::Varying, var->getNameAsString());
+    if (is_integral_type(var->getType())) return opaque(Variation::Varying, var->getNameAsString());
     return Value::none(Variation::Varying);
   }
 
@@ -563,14 +583,14 @@ struct AccessInterpreter::Impl {
       case clang::CK_DerivedToBase:
       case clang::CK_BaseToDerived: {
         Value v = eval(sub, env);
-        if (v.kind == Value::Kind::Pointer && cast->getType()->isPointerType()) {
+        if (v.kind == Value::Kind::Pointer && is_pointer_type(cast->getType())) {
           clang::QualType to = pointee(cast->getType());
           clang::QualType from = pointee(sub->getType());
           uint64_t to_align = type_align(to), from_align = type_align(from);
           if (to_align > 0 && (from_align == 0 ? true : to_align > from_align)) v.widened = true;
         }
         if (cast->getCastKind() == clang::CK_Dependent && v.kind == Value::Kind::None &&
-            cast->getType()->isIntegralOrEnumerationType())
+            is_integral_type(cast->getType()))
           return opaque(v.variation, text_of(cast));
         return v;
       }
@@ -607,7 +627,7 @@ struct AccessInterpreter::Impl {
         return Value::none();
       default: {
         Value v = eval(sub, env);
-        if (cast->getType()->isIntegralOrEnumerationType()) {
+        if (is_integral_type(cast->getType())) {
           if (v.kind == Value::Kind::Int) return v;
           return opaque(variation_of(v), text_of(cast));
         }
@@ -715,7 +735,7 @@ struct AccessInterpreter::Impl {
           return int_binary(op, l.form, r.form, e);
       }
     }
-    if (e->getType()->isIntegralOrEnumerationType()) return opaque(v, text_of(e));
+    if (is_integral_type(e->getType())) return opaque(v, text_of(e));
     return Value::none(v);
   }
 
@@ -757,7 +777,10 @@ struct AccessInterpreter::Impl {
   LValue eval_lvalue(const clang::Expr* e, Env& env) {
     LValue none;
     if (!e) return none;
+    NestingGuard nesting(nesting_depth);
+    if (nesting.too_deep()) return none;
     e = e->IgnoreParens();
+    if (e->getType().isNull() || e->containsErrors()) return none;
     if (auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
       switch (c->getCastKind()) {
         case clang::CK_NoOp:
@@ -793,9 +816,9 @@ struct AccessInterpreter::Impl {
       bool is_static = var->hasAttr<clang::CUDASharedAttr>() || (var->hasGlobalStorage() && !var->isStaticLocal()) ||
                        (var->isStaticLocal() && var->hasAttr<clang::CUDASharedAttr>());
       bool constant = (var->getType().isConstQualified() || var->isConstexpr()) &&
-                      var->getType()->isIntegralOrEnumerationType() && var->getAnyInitializer() &&
+                      is_integral_type(var->getType()) && var->getAnyInitializer() &&
                       constant_value(var->getAnyInitializer(), ctx).has_value();
-      if (it == env.vars.end() && is_static && !constant && !var->getType()->isReferenceType()) {
+      if (it == env.vars.end() && is_static && !constant && !is_reference_type(var->getType())) {
         int which = 0;
         if (is_builtin_index(var, which)) return none;
         LValue lv;
@@ -837,14 +860,14 @@ struct AccessInterpreter::Impl {
     }
     if (auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) return eval_member_lvalue(member, env);
     if (auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
-      if (!call->getType()->isReferenceType() && !call->isLValue()) return none;
+      if (!is_reference_type(call->getType()) && !call->isLValue()) return none;
       Value v = eval(call, env);
       if (v.kind == Value::Kind::Pointer && v.reference) {
         LValue lv;
         lv.kind = LValue::Kind::Memory;
         lv.address = v;
         lv.address.reference = false;
-        lv.type = call->getType().getNonReferenceType();
+        lv.type = non_reference(call->getType());
         return lv;
       }
       return none;
@@ -874,7 +897,8 @@ struct AccessInterpreter::Impl {
         lv.field_of = parent->getNameAsString();
       Poly offset;
       const clang::RecordDecl* record = field->getParent();
-      if (record && !record->isDependentContext() && record->getDefinition() && !field->isBitField()) {
+      if (record && !record->isDependentContext() && record->getDefinition() && !record->isInvalidDecl() &&
+          !field->isInvalidDecl() && !field->isBitField()) {
         const clang::ASTRecordLayout& layout = ctx.getASTRecordLayout(record->getDefinition());
         offset = Poly::constant(static_cast<int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8));
       } else {
@@ -913,7 +937,7 @@ struct AccessInterpreter::Impl {
     switch (lv.kind) {
       case LValue::Kind::Var: {
         if (auto it = env.vars.find(lv.var); it != env.vars.end()) return it->second;
-        if (lv.var->getType()->isIntegralOrEnumerationType()) {
+        if (is_integral_type(lv.var->getType())) {
           if (const clang::Expr* init = lv.var->getAnyInitializer())
             if (auto v = constant_value(init, ctx)) return Value::integer(Poly::constant(*v));
           return opaque(Variation::Varying, lv.var->getNameAsString());
@@ -922,8 +946,9 @@ struct AccessInterpreter::Impl {
       }
       case LValue::Kind::Memory: {
         record(e, lv.address, lv.type, false, false, env, lv.field_of);
-        clang::QualType t = lv.type.getNonReferenceType();
+        clang::QualType t = non_reference(lv.type);
         Variation v = memory_variation(lv.address);
+        if (t.isNull()) return Value::none(v);
         if (t->isPointerType()) {
           if (v != Variation::Uniform) {
             int id = add_base(text_of(e), MemorySpace::Global, 0, std::nullopt);
@@ -937,7 +962,8 @@ struct AccessInterpreter::Impl {
         return Value::none(v);
       }
       case LValue::Kind::Field: {
-        clang::QualType t = lv.type.getNonReferenceType();
+        clang::QualType t = non_reference(lv.type);
+        if (t.isNull()) return Value::none(Variation::Varying);
         if (t->isPointerType() || t->isArrayType()) return Value::pointer(path_base(lv.path), Poly());
         if (t->isIntegralOrEnumerationType() || t->isDependentType()) {
           Atom a;
@@ -970,7 +996,7 @@ struct AccessInterpreter::Impl {
     switch (lv.kind) {
       case LValue::Kind::Var: {
         Value v = value;
-        if (lv.var->getType()->isIntegralOrEnumerationType() && v.kind == Value::Kind::None)
+        if (is_integral_type(lv.var->getType()) && v.kind == Value::Kind::None)
           v = opaque(v.variation, lv.var->getNameAsString());
         env.vars[lv.var] = v;
         break;
@@ -1000,7 +1026,7 @@ struct AccessInterpreter::Impl {
   // ------------------------------------------------------------------ calls
 
   Value eval_argument(const clang::Expr* arg, const clang::ParmVarDecl* param, Env& env, bool bind_reference) {
-    bool by_reference = param && param->getType()->isReferenceType();
+    bool by_reference = param && is_reference_type(param->getType());
     if (by_reference && arg->isGLValue()) {
       LValue lv = eval_lvalue(arg, env);
       if (lv.kind == LValue::Kind::Memory) {
@@ -1014,7 +1040,7 @@ struct AccessInterpreter::Impl {
         return Value::none(memory_variation(lv.address));
       }
       if (lv.kind == LValue::Kind::Var) {
-        if (!param->getType().getNonReferenceType().isConstQualified() && !quiet) {
+        if (!non_reference(param->getType()).isConstQualified() && !quiet) {
           Value before = read(lv, arg, env);
           havoc(lv.var, env);
           return before;
@@ -1036,8 +1062,7 @@ struct AccessInterpreter::Impl {
           name == "__ldcv") {
         Value p = eval(arg(0), env);
         if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), false, false, env);
-        clang::QualType t = call->getType();
-        if (t->isIntegralOrEnumerationType())
+        if (is_integral_type(call->getType()))
           return opaque(memory_variation(p), text_of(call), Congruence::unknown(), false, /*loaded=*/true);
         return Value::none(memory_variation(p));
       }
@@ -1047,7 +1072,7 @@ struct AccessInterpreter::Impl {
         if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), true, false, env);
         return Value::none();
       }
-      if (llvm::StringRef(name).starts_with("atomic") && call->getNumArgs() >= 1 && arg(0)->getType()->isPointerType()) {
+      if (llvm::StringRef(name).starts_with("atomic") && call->getNumArgs() >= 1 && is_pointer_type(arg(0)->getType())) {
         Value p = eval(arg(0), env);
         for (unsigned i = 1; i < call->getNumArgs(); ++i) eval(arg(i), env);
         if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), true, true, env);
@@ -1088,13 +1113,13 @@ struct AccessInterpreter::Impl {
     if (name == "__trap" || name == "__assert_fail" || name == "__builtin_unreachable" || name == "abort")
       env.dead = true;
     clang::QualType t = call->getType();
-    if (host_mode && t->isPointerType()) {
+    if (host_mode && is_pointer_type(t)) {
       // A pointer a host function gets back (an allocation, a tensor's data): assumed to start
       // an allocation, like kernel pointer parameters.
       int id = add_base(text_of(call), MemorySpace::Global, options.assumed_pointer_alignment, std::nullopt);
       return Value::pointer(id, Poly());
     }
-    if (t->isIntegralOrEnumerationType()) return opaque(v, text_of(call));
+    if (is_integral_type(t)) return opaque(v, text_of(call));
     return Value::none(v);
   }
 
@@ -1117,18 +1142,18 @@ struct AccessInterpreter::Impl {
     Frame frame;
     frame.function = definition;
     frame.call_site = view.location_of(call->getSourceRange());
-    frame.returns_reference = definition->getReturnType()->isReferenceType();
+    frame.returns_reference = is_reference_type(definition->getReturnType());
     frames.push_back(frame);
     exec(definition->getBody(), callee_env);
     Frame done = std::move(frames.back());
     frames.pop_back();
     if (done.returns.empty()) {
-      if (definition->getReturnType()->isIntegralOrEnumerationType()) return opaque(Variation::Varying, text_of(call));
+      if (is_integral_type(definition->getReturnType())) return opaque(Variation::Varying, text_of(call));
       return Value::none(Variation::Varying);
     }
     Value result = done.returns.front();
     for (size_t i = 1; i < done.returns.size(); ++i) result = join_values(result, done.returns[i]);
-    if (result.kind == Value::Kind::None && definition->getReturnType()->isIntegralOrEnumerationType())
+    if (result.kind == Value::Kind::None && is_integral_type(definition->getReturnType()))
       return opaque(result.variation, text_of(call));
     return result;
   }
@@ -1178,7 +1203,7 @@ struct AccessInterpreter::Impl {
       }
       v = max_variation(v, variation_of(eval_argument(op->getArg(i), param, env, false)));
     }
-    if (op->getType()->isIntegralOrEnumerationType()) return opaque(v, text_of(op));
+    if (is_integral_type(op->getType())) return opaque(v, text_of(op));
     return Value::none(v);
   }
 
@@ -1189,7 +1214,8 @@ struct AccessInterpreter::Impl {
       Value d;
       d.kind = Value::Kind::Dim3;
       for (int i = 0; i < 3; ++i) d.dims[i] = Poly::constant(1);
-      if (construct->getNumArgs() == 1 && construct->getArg(0)->getType()->getAsCXXRecordDecl() == record_decl) {
+      if (construct->getNumArgs() == 1 && !construct->getArg(0)->getType().isNull() &&
+          construct->getArg(0)->getType()->getAsCXXRecordDecl() == record_decl) {
         Value src = eval(construct->getArg(0), env);
         if (src.kind == Value::Kind::Dim3) return src;
         LValue lv = eval_lvalue(construct->getArg(0), env);
@@ -1344,7 +1370,7 @@ struct AccessInterpreter::Impl {
     cond = cond->IgnoreParenImpCasts();
     if (auto* c = llvm::dyn_cast<clang::ExprWithCleanups>(cond)) return assume_impl(c->getSubExpr(), truth, env, depth + 1);
     if (auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(cond)) {
-      if (cast->getType()->isBooleanType()) return assume_impl(cast->getSubExpr(), truth, env, depth + 1);
+      if (is_boolean_type(cast->getType())) return assume_impl(cast->getSubExpr(), truth, env, depth + 1);
     }
     if (auto* un = llvm::dyn_cast<clang::UnaryOperator>(cond)) {
       if (un->getOpcode() == clang::UO_LNot) return assume_impl(un->getSubExpr(), !truth, env, depth + 1);
@@ -1370,7 +1396,7 @@ struct AccessInterpreter::Impl {
           break;
       }
     }
-    if (cond->getType()->isIntegralOrEnumerationType() || cond->getType()->isBooleanType())
+    if (is_integral_type(cond->getType()) || is_boolean_type(cond->getType()))
       relation(cond, nullptr, clang::BO_NE, truth, env);
   }
 
@@ -1466,6 +1492,8 @@ struct AccessInterpreter::Impl {
   void exec(const clang::Stmt* s, Env& env) {
     if (!s || env.dead) return;
     if (++steps > kMaxSteps) return;
+    NestingGuard nesting(nesting_depth);
+    if (nesting.too_deep()) return;
     if (auto* compound = llvm::dyn_cast<clang::CompoundStmt>(s)) {
       for (const clang::Stmt* child : compound->body()) {
         if (env.dead) break;
@@ -1541,6 +1569,11 @@ struct AccessInterpreter::Impl {
     const clang::Expr* init = var->getInit();
     size_t atoms_before = atoms.size();
     Value v;
+    if (t.isNull() || t->containsErrors()) {
+      if (init) eval(init, env);
+      env.vars[var] = Value::none(Variation::Varying);
+      return;
+    }
     if (t->isReferenceType()) {
       if (init) {
         LValue lv = eval_lvalue(init, env);
@@ -1668,7 +1701,7 @@ struct AccessInterpreter::Impl {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       for (unsigned i = 0; i < call->getNumArgs(); ++i) {
         const clang::ParmVarDecl* p = callee && i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
-        if (p && p->getType()->isReferenceType() && !p->getType().getNonReferenceType().isConstQualified())
+        if (p && is_reference_type(p->getType()) && !non_reference(p->getType()).isConstQualified())
           if (auto* v = var_of(call->getArg(i))) {
             ++mods[v].count;
             mods[v].simple_step = false;
@@ -1711,21 +1744,24 @@ struct AccessInterpreter::Impl {
       size_t launches_before = launches ? launches->size() : 0;
       Env entry = env;
       for (const auto& [var, m] : mods) {
+        if (entry.vars.find(var) == entry.vars.end()) continue;
+        bool induction = m.count == 1 && m.simple_step && m.top_level && !m.address_taken &&
+                         !(m.step && mentions_any(m.step, mods));
+        Poly step = Poly::constant(1);
+        if (induction && m.step) {
+          // Evaluated before any reference into `entry.vars` is taken: the step may contain a
+          // `?:` or an inlined call, whose join replaces the whole environment.
+          ++quiet;
+          Value s = eval(m.step, entry);
+          --quiet;
+          if (s.kind != Value::Kind::Int || atoms.variation(s.form) != Variation::Uniform) induction = false;
+          else step = s.form;
+        }
         auto it = entry.vars.find(var);
         if (it == entry.vars.end()) continue;
         Value& v = it->second;
-        bool induction = m.count == 1 && m.simple_step && m.top_level && !m.address_taken &&
-                         !(m.step && mentions_any(m.step, mods)) &&
-                         (v.kind == Value::Kind::Int || v.kind == Value::Kind::Pointer);
+        induction = induction && (v.kind == Value::Kind::Int || v.kind == Value::Kind::Pointer);
         if (induction) {
-          Poly step = Poly::constant(1);
-          if (m.step) {
-            ++quiet;
-            Value s = eval(m.step, entry);
-            --quiet;
-            if (s.kind != Value::Kind::Int || atoms.variation(s.form) != Variation::Uniform) induction = false;
-            else step = s.form;
-          }
           if (induction) {
             Atom k;
             k.kind = AtomKind::Induction;
@@ -1790,6 +1826,7 @@ struct AccessInterpreter::Impl {
   // ------------------------------------------------------------------ records
 
   static bool is_vector_record(const clang::QualType& t) {
+    if (t.isNull()) return false;
     const clang::RecordDecl* rd = t->getAsRecordDecl();
     if (!rd) return false;
     if (rd->hasAttr<clang::AlignedAttr>()) return true;
@@ -1807,8 +1844,9 @@ struct AccessInterpreter::Impl {
     const Base& base = bases[address.base];
     if (base.space == MemorySpace::Local || base.space == MemorySpace::Constant || base.space == MemorySpace::Unknown) return;
     if (!e || !view.is_user_location(e->getBeginLoc())) return;
+    if (type.isNull()) return;
     clang::QualType t = type.getNonReferenceType().getUnqualifiedType();
-    if (t.isNull() || t->isArrayType() || t->isFunctionType()) return;
+    if (t.isNull() || t->containsErrors() || t->isArrayType() || t->isFunctionType()) return;
 
     MemoryAccess m;
     m.location = view.location_of(e->getSourceRange());
@@ -2018,6 +2056,10 @@ struct AccessInterpreter::Impl {
       const clang::ParmVarDecl* param = f.getParamDecl(i);
       clang::QualType t = param->getType();
       std::string name = param->getNameAsString();
+      if (t.isNull() || t->containsErrors()) {
+        env.vars[canonical(param)] = Value::none(Variation::Varying);
+        continue;
+      }
       if (name.empty()) name = "param" + std::to_string(i);
       std::optional<Congruence> launched;
       std::string note;

@@ -10,12 +10,17 @@
 #include "analyzers/model/access_collector.h"
 #include "analyzers/model/feature_collector.h"
 #include "analyzers/model/kernel_inventory.h"
+#include "support/crash_stage.h"
 
 namespace kl::analyzers {
 
 void build_unit_facts(clang::ASTContext& context, const SourceView& view, const FeatureTable& features,
                       const ModelOptions& options, UnitFacts& facts) {
-  facts.feature_uses = collect_feature_uses(context, view, features);
+  {
+    CrashStage stage("the feature collector");
+    facts.feature_uses = collect_feature_uses(context, view, features);
+  }
+  CrashStage stage("the kernel inventory");
   KernelInventory inventory = collect_kernel_inventory(context, view);
   facts.kernels = std::move(inventory.kernels);
   facts.launches = std::move(inventory.launches);
@@ -27,6 +32,7 @@ void build_unit_facts(clang::ASTContext& context, const SourceView& view, const 
   }();
   if (options.access_model && !disabled) {
     auto started = std::chrono::steady_clock::now();
+    CrashStage access_stage("the access model");
     facts.accesses = collect_memory_accesses(context, view, options);
     // KERNEL_LSP_TIME_ACCESS_MODEL=1: the model's own time on stderr (bench/model/run_bench.sh).
     static const bool timed = std::getenv("KERNEL_LSP_TIME_ACCESS_MODEL") != nullptr;

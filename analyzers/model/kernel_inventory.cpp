@@ -9,6 +9,7 @@
 
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/model/device_code.h"
+#include "analyzers/model/safe_types.h"
 
 namespace kl::analyzers {
 namespace {
@@ -71,13 +72,12 @@ class SharedUse : public clang::RecursiveASTVisitor<SharedUse> {
     shared.name = variable->getNameAsString();
     shared.location = view_.location_of(variable->getLocation());
     clang::QualType type = variable->getType();
-    if (type->isIncompleteArrayType() || variable->hasExternalStorage()) {
+    if (!type.isNull() && (type->isIncompleteArrayType() || variable->hasExternalStorage())) {
       shared.is_dynamic = true;
-    } else if (!type->isDependentType() && !type->isIncompleteType()) {
-      shared.bytes = static_cast<uint64_t>(context_.getTypeSizeInChars(type).getQuantity());
+    } else if (auto bytes = concrete_size(context_, type)) {
+      shared.bytes = static_cast<uint64_t>(*bytes);
     }
-    if (variable->hasAttr<clang::AlignedAttr>())
-      shared.declared_alignment = context_.getDeclAlign(variable).getQuantity();
+    if (variable->hasAttr<clang::AlignedAttr>()) shared.declared_alignment = declared_alignment(context_, *variable);
     variables.push_back(std::move(shared));
   }
 

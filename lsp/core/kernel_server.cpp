@@ -139,6 +139,7 @@ std::vector<std::string> KernelServer::update_settings(const Settings& settings)
     s->debounce_ms.reset();
     s->pull_diagnostics = false;
     s->workers.reset();
+    s->analysis_timeout_s.reset();
   }
   if (analysis_part != previous_part) {
     spdlog::info("settings changed: rebuilding the analyzer and re-linting open documents");

@@ -1,43 +1,70 @@
 #include "lsp/scheduler/analysis_backend.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "analyzers/project/build_config.h"
 
 namespace kl::lsp {
 
-AnalyzerBackend::AnalyzerBackend(const analyzers::AnalysisSettings& settings)
-    : analyzer_(std::make_shared<analyzers::Analyzer>(settings)) {
-  analyzer_->find_toolkit_in_background();
+AnalyzerBackend::AnalyzerBackend(const analyzers::AnalysisSettings& settings,
+                                 const analyzers::IsolationOptions& isolation)
+    : isolation_(isolation) {
+  const char* no_isolation = std::getenv("KERNEL_LSP_NO_ISOLATION");
+  in_process_ = no_isolation && *no_isolation && std::strcmp(no_isolation, "0") != 0;
+  analyzers_ = make(settings);
 }
 
-std::shared_ptr<analyzers::Analyzer> AnalyzerBackend::current() const {
+AnalyzerBackend::Analyzers AnalyzerBackend::make(const analyzers::AnalysisSettings& settings) const {
+  Analyzers made;
+  if (in_process_) {
+    made.in_process = std::make_shared<analyzers::Analyzer>(settings);
+    made.in_process->find_toolkit_in_background();
+  } else {
+    made.isolated = std::make_shared<analyzers::IsolatedAnalyzer>(settings, isolation_);
+  }
+  return made;
+}
+
+AnalyzerBackend::Analyzers AnalyzerBackend::current() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return analyzer_;
+  return analyzers_;
 }
 
 analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job, const CancellationToken& cancel) {
-  std::shared_ptr<analyzers::Analyzer> analyzer = current();
+  Analyzers analyzers = current();
+  if (analyzers.isolated) {
+    if (job.kind == JobKind::BuildToml) return analyzers.isolated->analyze_build_toml(job.file, *job.text);
+    if (job.project) {
+      analyzers::ProjectText project{job.project->build_toml, *job.project->text};
+      return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, &project);
+    }
+    return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, nullptr);
+  }
   if (job.kind == JobKind::BuildToml) {
     analyzers::FileAnalysis result;
-    result.findings = analyzer->analyze_build_toml(job.file, *job.text);
+    result.findings = analyzers.in_process->analyze_build_toml(job.file, *job.text);
     result.build_toml = job.file;
     return result;
   }
   if (job.project) {
     // The editor's unsaved build.toml wins over the file on disk.
-    analyzers::BuildConfigParse project =
-        analyzers::parse_build_toml(job.project->build_toml, *job.project->text);
-    return analyzer->analyze_source(job.file, *job.text, &cancel, &project);
+    analyzers::BuildConfigParse project = analyzers::parse_build_toml(job.project->build_toml, *job.project->text);
+    return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, &project);
   }
-  return analyzer->analyze_source(job.file, *job.text, &cancel, nullptr);
+  return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, nullptr);
 }
 
-void AnalyzerBackend::forget(const std::filesystem::path& file) { current()->forget(file); }
+void AnalyzerBackend::forget(const std::filesystem::path& file) {
+  Analyzers analyzers = current();
+  if (analyzers.isolated) analyzers.isolated->forget(file);
+  else analyzers.in_process->forget(file);
+}
 
 void AnalyzerBackend::reconfigure(const analyzers::AnalysisSettings& settings) {
-  auto fresh = std::make_shared<analyzers::Analyzer>(settings);
-  fresh->find_toolkit_in_background();
+  Analyzers fresh = make(settings);
   std::lock_guard<std::mutex> lock(mutex_);
-  analyzer_ = std::move(fresh);
+  analyzers_ = std::move(fresh);
 }
 
 }  // namespace kl::lsp

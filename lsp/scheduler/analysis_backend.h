@@ -1,15 +1,20 @@
 #pragma once
 // What the scheduler runs: the analyzers behind an interface, so that scheduler and server
-// tests can substitute a scripted backend. AnalyzerBackend is the real one.
+// tests can substitute a scripted backend. AnalyzerBackend is the real one: it analyses in
+// worker processes (analyzers/isolation), so that a crash in one document's analysis is an
+// error diagnostic on that document and the server keeps serving the others.
+// KERNEL_LSP_NO_ISOLATION=1 analyses in the server's own process instead (debugging only: a
+// crash then ends the server).
 //
-// Thread-safety: analyze() is called from several workers at once (the analyzers allow it);
-// reconfigure() from the I/O thread, and it swaps in a new Analyzer without waiting for running
-// analyses (they finish on the old one, which dies with its last user).
+// Thread-safety: analyze() is called from several workers at once; reconfigure() from the I/O
+// thread, and it swaps in a new analyzer without waiting for running analyses (they finish on
+// the old one, which dies with its last user).
 #include <filesystem>
 #include <memory>
 #include <mutex>
 
 #include "analyzers/analysis.h"
+#include "analyzers/isolation/isolated_analyzer.h"
 #include "lsp/scheduler/analysis_job.h"
 #include "support/cancellation.h"
 
@@ -25,17 +30,25 @@ class AnalysisBackend {
 
 class AnalyzerBackend final : public AnalysisBackend {
  public:
-  explicit AnalyzerBackend(const analyzers::AnalysisSettings& settings);
+  AnalyzerBackend(const analyzers::AnalysisSettings& settings, const analyzers::IsolationOptions& isolation);
 
   analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) override;
   void forget(const std::filesystem::path& file) override;
   void reconfigure(const analyzers::AnalysisSettings& settings) override;
 
  private:
-  std::shared_ptr<analyzers::Analyzer> current() const;
+  // One of the two, by the mode chosen at start.
+  struct Analyzers {
+    std::shared_ptr<analyzers::IsolatedAnalyzer> isolated;
+    std::shared_ptr<analyzers::Analyzer> in_process;
+  };
+  Analyzers make(const analyzers::AnalysisSettings& settings) const;
+  Analyzers current() const;
 
+  analyzers::IsolationOptions isolation_;
+  bool in_process_ = false;
   mutable std::mutex mutex_;
-  std::shared_ptr<analyzers::Analyzer> analyzer_;
+  Analyzers analyzers_;
 };
 
 }  // namespace kl::lsp

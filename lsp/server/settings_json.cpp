@@ -71,6 +71,11 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
         bad(key, "an integer between 1 and 64");
       else
         settings.workers = value.get<uint32_t>();
+    } else if (key == "analysisTimeout") {
+      if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 86400)
+        bad(key, "a number of seconds between 1 and 86400");
+      else
+        settings.analysis_timeout_s = value.get<uint32_t>();
     }
     // Other keys belong to the editor extension (kernelLsp.path, trace, ...).
   }

@@ -1,0 +1,169 @@
+#include "analyzers/isolation/worker_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <thread>
+
+#include "analyzers/isolation/analysis_wire.h"
+#include "analyzers/isolation/analysis_worker.h"
+
+extern char** environ;
+
+namespace kl::analyzers {
+namespace {
+
+std::string signal_name(int number) {
+  const char* abbreviation = sigabbrev_np(number);
+  return abbreviation ? std::string("SIG") + abbreviation : "signal " + std::to_string(number);
+}
+
+WorkerDeath death_from_status(int status) {
+  WorkerDeath death;
+  if (WIFSIGNALED(status))
+    death.signal = WTERMSIG(status);
+  else if (WIFEXITED(status))
+    death.exit_code = WEXITSTATUS(status);
+  return death;
+}
+
+}  // namespace
+
+std::string WorkerDeath::describe() const {
+  std::string text = signal ? signal_name(signal) : "exit code " + std::to_string(exit_code);
+  if (!stage.empty()) text += " in " + stage;
+  return text;
+}
+
+std::filesystem::path default_worker_executable() {
+  if (const char* configured = std::getenv("KERNEL_LSP_WORKER_EXECUTABLE"); configured && *configured)
+    return configured;
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : self;
+}
+
+std::unique_ptr<WorkerProcess> WorkerProcess::start(const std::filesystem::path& executable,
+                                                    const AnalysisSettings& settings, std::string& error) {
+  if (executable.empty()) {
+    error = "the kernel-lsp executable could not be found (/proc/self/exe)";
+    return nullptr;
+  }
+  int channel[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+    error = std::string("socketpair: ") + strerror(errno);
+    return nullptr;
+  }
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + strerror(errno);
+    ::close(channel[0]);
+    ::close(channel[1]);
+    return nullptr;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, channel[1], kWorkerChannelFd);
+  posix_spawn_file_actions_adddup2(&actions, report[1], kWorkerReportFd);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::string program = executable.string();
+  std::string mode = "__analysis-worker";
+  char* argv[] = {program.data(), mode.data(), nullptr};
+  pid_t pid = 0;
+  int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(channel[1]);
+  ::close(report[1]);
+  if (spawned != 0) {
+    error = "cannot start " + program + ": " + strerror(spawned);
+    ::close(channel[0]);
+    ::close(report[0]);
+    return nullptr;
+  }
+  ::fcntl(report[0], F_SETFL, O_NONBLOCK);
+  std::unique_ptr<WorkerProcess> worker(new WorkerProcess(pid, channel[0], report[0]));
+  ChannelMessage hello;
+  hello.header = {{"settings", settings_to_json(settings)}};
+  if (!worker->send(hello)) {
+    error =
+        "the analysis worker " + program + " closed its channel at start (" + worker->reap().describe() + ")";
+    return nullptr;
+  }
+  return worker;
+}
+
+WorkerProcess::WorkerProcess(pid_t pid, int channel_fd, int report_fd)
+    : pid_(pid), channel_fd_(channel_fd), report_fd_(report_fd), reader_(channel_fd) {}
+
+WorkerProcess::~WorkerProcess() {
+  ::close(channel_fd_);  // a healthy worker exits on its own when its channel closes
+  if (!reaped_) {
+    // Give it a moment to exit on its own (it may be finishing a cancelled analysis), then kill.
+    for (int i = 0; i < 20; ++i) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!reaped_) kill_and_reap();
+  }
+  ::close(report_fd_);
+}
+
+bool WorkerProcess::send(const ChannelMessage& message) {
+  std::lock_guard<std::mutex> lock(send_mutex_);
+  return write_channel_message(channel_fd_, message);
+}
+
+ChannelStatus WorkerProcess::receive(ChannelMessage& out,
+                                     std::optional<std::chrono::steady_clock::time_point> until,
+                                     const std::function<bool()>& interrupt) {
+  return reader_.read(out, until, interrupt);
+}
+
+std::string WorkerProcess::read_report() {
+  std::string text;
+  char chunk[512];
+  for (;;) {
+    ssize_t n = ::read(report_fd_, chunk, sizeof chunk);
+    if (n <= 0) break;
+    text.append(chunk, static_cast<size_t>(n));
+  }
+  // "<SIGNAME> <stage>\n" lines; the first is the crash, later ones are its echoes (a sanitizer
+  // aborting after the report, say).
+  size_t end = text.find('\n');
+  std::string line = text.substr(0, end);
+  size_t space = line.find(' ');
+  return space == std::string::npos ? "" : line.substr(space + 1);
+}
+
+WorkerDeath WorkerProcess::reap() {
+  int status = 0;
+  WorkerDeath death;
+  if (!reaped_) {
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    reaped_ = true;
+    death = death_from_status(status);
+  }
+  death.stage = read_report();
+  return death;
+}
+
+WorkerDeath WorkerProcess::kill_and_reap() {
+  if (!reaped_) ::kill(pid_, SIGKILL);
+  WorkerDeath death = reap();
+  death.stage.clear();  // killed by us: whatever stage it was in did not crash
+  return death;
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,64 @@
+#pragma once
+// One analysis worker process, seen from its supervisor: started from the kernel-lsp
+// executable as `kernel-lsp __analysis-worker`, spoken to over a socket (worker_channel.h),
+// and, when it dies, asked why (the signal, and the stage its crash reporter wrote).
+//
+// Thread-safety: send() may be called from any thread; receive() and the rest by the one
+// thread that owns the worker at the time.
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "analyzers/analysis.h"
+#include "analyzers/isolation/worker_channel.h"
+
+namespace kl::analyzers {
+
+// How a worker ended.
+struct WorkerDeath {
+  int signal = 0;                // 0 when it exited
+  int exit_code = 0;             // when it exited
+  std::string stage;             // "the access model", from the crash report; empty when unknown
+  std::string describe() const;  // "SIGSEGV in the access model", "exit code 3"
+};
+
+class WorkerProcess {
+ public:
+  // Starts a worker and sends it the settings. nullptr and `error` set when it cannot start.
+  static std::unique_ptr<WorkerProcess> start(const std::filesystem::path& executable,
+                                              const AnalysisSettings& settings, std::string& error);
+  ~WorkerProcess();  // closes the channel and kills the process if it is still there
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  bool send(const ChannelMessage& message);
+  ChannelStatus receive(ChannelMessage& out, std::optional<std::chrono::steady_clock::time_point> until,
+                        const std::function<bool()>& interrupt);
+  // SIGKILL, then wait for it: for a worker that hangs or ran past its time.
+  WorkerDeath kill_and_reap();
+  // Wait for a worker whose channel closed, and say why it ended.
+  WorkerDeath reap();
+  pid_t pid() const { return pid_; }
+
+ private:
+  WorkerProcess(pid_t pid, int channel_fd, int report_fd);
+  std::string read_report();
+
+  pid_t pid_;
+  int channel_fd_;
+  int report_fd_;
+  bool reaped_ = false;
+  std::mutex send_mutex_;
+  ChannelReader reader_;
+};
+
+// The executable workers are started from: $KERNEL_LSP_WORKER_EXECUTABLE when set (tests whose
+// own binary is not kernel-lsp), else this process's own executable.
+std::filesystem::path default_worker_executable();
+
+}  // namespace kl::analyzers

@@ -1,0 +1,82 @@
+#include "support/crash_stage.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace kl {
+namespace {
+
+std::atomic<const char*> g_stage{""};
+int g_report_fd = -1;
+
+struct HandledSignal {
+  int number;
+  const char* name;
+  struct sigaction previous;
+};
+HandledSignal g_signals[] = {
+    {SIGSEGV, "SIGSEGV", {}}, {SIGBUS, "SIGBUS", {}},   {SIGFPE, "SIGFPE", {}},
+    {SIGILL, "SIGILL", {}},   {SIGABRT, "SIGABRT", {}},
+};
+
+void write_all(int fd, const char* text) {
+  size_t length = std::strlen(text);
+  while (length > 0) {
+    ssize_t n = ::write(fd, text, length);
+    if (n <= 0) return;
+    text += n;
+    length -= static_cast<size_t>(n);
+  }
+}
+
+// Async-signal-safe: write(2) and sigaction(2) only. Returning re-executes the faulting
+// instruction (or, for abort(), lets it re-raise) under the previous handler.
+void report_and_forward(int number) {
+  for (auto& handled : g_signals) {
+    if (handled.number != number) continue;
+    if (g_report_fd >= 0) {
+      write_all(g_report_fd, handled.name);
+      write_all(g_report_fd, " ");
+      write_all(g_report_fd, g_stage.load(std::memory_order_relaxed));
+      write_all(g_report_fd, "\n");
+    }
+    sigaction(number, &handled.previous, nullptr);
+    // A signal sent by kill(2) or raise(3) is not re-delivered by returning: send it again.
+    if (number == SIGABRT) raise(number);
+    return;
+  }
+}
+
+}  // namespace
+
+CrashStage::CrashStage(const char* literal_name) : previous_(g_stage.exchange(literal_name)) {}
+CrashStage::~CrashStage() { g_stage.store(previous_); }
+
+const char* current_crash_stage() { return g_stage.load(); }
+
+void prepare_thread_for_crash_reports() {
+  // Leaked on purpose: the stack must outlive any signal delivered to this thread.
+  constexpr size_t kSize = 256 * 1024;
+  stack_t alternate{};
+  alternate.ss_sp = std::malloc(kSize);
+  alternate.ss_size = kSize;
+  if (alternate.ss_sp) sigaltstack(&alternate, nullptr);
+}
+
+void install_crash_reporter(int report_fd) {
+  g_report_fd = report_fd;
+  prepare_thread_for_crash_reports();
+  for (auto& handled : g_signals) {
+    struct sigaction action{};
+    action.sa_handler = report_and_forward;
+    action.sa_flags = SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(handled.number, &action, &handled.previous);
+  }
+}
+
+}  // namespace kl
