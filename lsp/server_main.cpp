@@ -42,6 +42,9 @@ class DispatchingSink final : public IncomingSink {
   void on_framing_error(const std::string& description) override {
     dispatcher_.receive_framing_error(description);
   }
+  void on_oversized_message(size_t body_bytes, size_t limit, const std::string& prefix) override {
+    dispatcher_.receive_oversized(body_bytes, limit, prefix);
+  }
   bool should_stop() const override { return dispatcher_.exit_requested(); }
 
  private:

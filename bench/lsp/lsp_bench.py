@@ -92,20 +92,46 @@ class Lsp:
             if predicate(message):
                 return message
 
+    def processes(self):
+        """The server and every process below it (kernel-lsp analyses in worker processes)."""
+        found, pending = [], [self.proc.pid]
+        while pending:
+            pid = pending.pop()
+            found.append(pid)
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children") as f:
+                        pending.extend(int(c) for c in f.read().split())
+            except OSError:
+                pass
+        return found
+
     def cpu_ms(self):
-        """User + system CPU time of the server so far (includes its threads)."""
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        """User + system CPU time of the server and its live workers so far (all threads)."""
+        ticks = 0
+        for pid in self.processes():
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # utime, stime, cutime, cstime (fields 14-17): reaped children count too.
+            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
         return ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
 
     def memory_kib(self):
-        fields = {}
-        with open(f"/proc/{self.proc.pid}/status") as status:
-            for line in status:
-                name, _, value = line.partition(":")
-                if name in ("VmRSS", "VmHWM"):
-                    fields[name] = int(value.split()[0])
+        """VmRSS and VmHWM summed over the server and its workers."""
+        fields = {"VmRSS": 0, "VmHWM": 0, "processes": 0}
+        for pid in self.processes():
+            try:
+                with open(f"/proc/{pid}/status") as status:
+                    for line in status:
+                        name, _, value = line.partition(":")
+                        if name in ("VmRSS", "VmHWM"):
+                            fields[name] += int(value.split()[0])
+            except OSError:
+                continue
+            fields["processes"] += 1
         return fields
 
     def close(self):
@@ -149,6 +175,13 @@ class Servers:
     def __init__(self, args, project):
         self.args = args
         self.project = project
+
+    def kernel_lsp_in_process(self):
+        # The same server analysing in its own process (no isolation), for the cost of isolation.
+        env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"), KERNEL_LSP_NO_ISOLATION="1")
+        lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.project)
+        initialize(lsp, self.project, {"debounceMs": 0})
+        return lsp, "cuda-cpp"
 
     def kernel_lsp(self):
         env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"))
@@ -277,6 +310,8 @@ def main():
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--files", type=int, default=50)
     parser.add_argument("--skip-clangd", action="store_true")
+    parser.add_argument("--in-process", action="store_true",
+                        help="also time kernel-lsp with KERNEL_LSP_NO_ISOLATION=1 (the cost of worker processes)")
     parser.add_argument("--json")
     args = parser.parse_args()
     args.server = os.path.abspath(args.server)
@@ -290,6 +325,8 @@ def main():
                "command": " ".join(sys.argv)}
 
     contenders = [("kernel-lsp", servers.kernel_lsp)]
+    if args.in_process:
+        contenders.append(("kernel-lsp in process", servers.kernel_lsp_in_process))
     if not args.skip_clangd:
         contenders.append(("clangd-19", servers.clangd))
     for name, start in contenders:

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "lsp/protocol/message_prefix.h"
+
 namespace kl::lsp {
 
 Dispatcher::Dispatcher(MessageSink& sink) : sink_(sink) {}
@@ -67,6 +69,31 @@ void Dispatcher::receive(std::string_view body) {
 
 void Dispatcher::receive_framing_error(const std::string& description) {
   send(make_error_response(nullptr, {ErrorCode::ParseError, description}));
+}
+
+void Dispatcher::receive_oversized(size_t body_bytes, size_t limit, std::string_view prefix) {
+  MessagePrefix head = scan_message_prefix(prefix);
+  std::string what = "a message of " + std::to_string(body_bytes) + " bytes" +
+                     (head.method ? " (" + *head.method + ")" : std::string()) + " over the limit of " +
+                     std::to_string(limit) + " bytes";
+  if (head.id && !head.is_response) {
+    // A request the client waits for: answered like any other invalid request, under its id.
+    spdlog::error("answering {} (id {}) with InvalidRequest", what, head.id->dump());
+    send(make_error_response(
+        *head.id, {ErrorCode::InvalidRequest, "request of " + std::to_string(body_bytes) +
+                                                  " bytes exceeds the limit of " + std::to_string(limit) +
+                                                  " bytes; not processed"}));
+    return;
+  }
+  if (head.id) {
+    // The response to one of our calls: fail the call rather than leave it waiting.
+    handle_response(
+        json{{"id", *head.id},
+             {"error", {{"code", static_cast<int>(ErrorCode::InvalidRequest)}, {"message", what}}}});
+  }
+  // Nobody can be answered: the user is told, so that what the message carried is not lost
+  // without a word.
+  notify("window/showMessage", json{{"type", 1}, {"message", "kernel-lsp dropped " + what + "."}});
 }
 
 void Dispatcher::handle_request(const json& id, const std::string& method, const json& params) {

@@ -3,6 +3,9 @@
 // the protocol's rules so that handlers never have to:
 //  - every request is answered exactly once (see Reply); notifications never are;
 //  - malformed JSON → -32700 with id null, and the session continues;
+//  - a message over the transport's size limit → -32600 under its id when the id is in the
+//    prefix the transport kept and it is a request; otherwise window/showMessage (Error), and a
+//    server→client call whose response it was fails instead of waiting forever;
 //  - requests before `initialize` → -32002; a second `initialize` or any request after
 //    `shutdown` → -32600; notifications other than `exit` are dropped before initialize;
 //  - unknown request → -32601; unknown notification → ignored;
@@ -50,6 +53,8 @@ class Dispatcher {
   void receive(std::string_view body);
   // The transport could not frame a message: answer like a parse error, keep going.
   void receive_framing_error(const std::string& description);
+  // The transport skipped a message of `body_bytes` over `limit`; `prefix` is its first bytes.
+  void receive_oversized(size_t body_bytes, size_t limit, std::string_view prefix);
 
   void call(std::string_view method, json params, ResponseHandler on_response);
   void notify(std::string_view method, json params);

@@ -131,9 +131,19 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   AnalysisSettingsConversion conversion = to_analysis_settings(initial_settings_);
   for (auto& problem : conversion.problems) startup_problems_.push_back(std::move(problem));
 
-  std::unique_ptr<AnalysisBackend> backend =
-      options_.make_backend ? options_.make_backend(conversion.settings)
-                            : std::make_unique<AnalyzerBackend>(conversion.settings);
+  std::unique_ptr<AnalysisBackend> backend;
+  if (options_.make_backend) {
+    backend = options_.make_backend(conversion.settings);
+  } else {
+    // One worker process per concurrent analysis, started now so that the first didOpen does
+    // not wait for one.
+    analyzers::IsolationOptions isolation;
+    isolation.workers = static_cast<unsigned>(scheduler_options(initial_settings_).workers);
+    if (initial_settings_.analysis_timeout_s)
+      isolation.timeout = std::chrono::seconds(*initial_settings_.analysis_timeout_s);
+    isolation.start_eagerly = true;
+    backend = std::make_unique<AnalyzerBackend>(conversion.settings, isolation);
+  }
   progress_ = std::make_unique<ProgressReporter>(dispatcher_, client_.work_done_progress);
   kernel_ = std::make_unique<KernelServer>(std::move(backend), initial_settings_, *this);
   kernel_->set_skill_roots(roots_);                                 // issue 5: workspace skills
@@ -241,6 +251,11 @@ std::optional<std::filesystem::path> LspServer::document_path(const json& params
   return uri_to_path(string_field(document, "uri"));
 }
 
+std::optional<Document> LspServer::synced_document(const std::optional<std::filesystem::path>& path) const {
+  if (!path || !text_sync_.in_sync(*path)) return std::nullopt;
+  return kernel_->document(*path);
+}
+
 std::string LspServer::uri_of(const std::filesystem::path& path) const {
   std::lock_guard<std::mutex> lock(open_mutex_);
   auto it = uris_.find(path);
@@ -259,6 +274,7 @@ void LspServer::did_open(const json& params) {
     std::lock_guard<std::mutex> lock(open_mutex_);
     uris_[*path] = uri;
   }
+  text_sync_.reset(*path);  // the editor's whole text is known again
   kernel_->open(*path, document.value("languageId", ""), integer_field(document, "version"),
                 string_field(document, "text"));
   // Issue 5: a SKILL.md is checked against the Agent Skills format as it is edited.
@@ -275,19 +291,43 @@ void LspServer::did_change(const json& params) {
     spdlog::warn("didChange for {}, which is not open", path->string());
     return;
   }
-  // Work on a copy: a malformed change leaves the document as it was.
-  std::string text = *document->text;
-  apply_content_changes(text, required_field(params, "contentChanges"), client_.encoding.encoding);
-  kernel_->change(*path, integer_field(required_field(params, "textDocument"), "version"), std::move(text));
+  int64_t version = integer_field(required_field(params, "textDocument"), "version");
+  SyncOutcome sync = text_sync_.apply(*path, *document->text, required_field(params, "contentChanges"),
+                                      client_.encoding.encoding);
+  if (sync.kind != SyncOutcome::Kind::Applied) {
+    lost_sync(*path, document->version, version, sync);
+    return;
+  }
+  kernel_->change(*path, version, std::move(sync.text));
   if (is_skill_file(*path))  // issue 5, as in did_open
     if (auto changed = kernel_->document(*path))
       publish(uri_of(*path), changed->version, skill_diagnostics(*path, changed->text, client_));
+}
+
+void LspServer::lost_sync(const std::filesystem::path& path, int64_t kept_version, int64_t version,
+                          const SyncOutcome& outcome) {
+  if (outcome.kind == SyncOutcome::Kind::StillLost) {
+    spdlog::debug("{} is out of sync; change to version {} not applied{}", path.string(), version,
+                  outcome.problem.empty() ? "" : ": " + outcome.problem);
+    return;
+  }
+  spdlog::warn("{}: cannot apply the change to version {}: {}; out of sync until reopened", path.string(),
+               version, outcome.problem);
+  dispatcher_.notify("window/showMessage",
+                     {{"type", 2},
+                      {"message", "kernel-lsp could not apply an edit to " + path.filename().string() + ": " +
+                                      outcome.problem + ". It keeps the last text it could follow (version " +
+                                      std::to_string(kept_version) +
+                                      ") and reports nothing for this file until you close and reopen it."}});
+  // What was published describes a text the editor has left; nothing is known about the new one.
+  publish(uri_of(path), version, json::array());
 }
 
 void LspServer::did_close(const json& params) {
   auto path = document_path(params);
   if (!path) return;
   std::string uri = uri_of(*path);
+  text_sync_.reset(*path);
   kernel_->close(*path);
   {
     std::lock_guard<std::mutex> lock(open_mutex_);
@@ -320,6 +360,7 @@ void LspServer::on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcom
     if (it == uris_.end()) return;  // closed meanwhile: its diagnostics were cleared
     uri = it->second;
   }
+  if (!text_sync_.in_sync(outcome->job.file)) return;  // cleared when it went out of sync
   try {
     publish(uri, outcome->job.version, diagnostics_for(*outcome));
   } catch (const std::exception& e) {
@@ -345,7 +386,7 @@ void LspServer::on_activity(const AnalysisJob& job, bool begin) {
 void LspServer::diagnostic(const json& params, const Reply& reply) {
   auto path = document_path(params);
   json empty_report = {{"kind", "full"}, {"items", json::array()}};
-  if (!path || !kernel_->document(*path)) {
+  if (!synced_document(path)) {
     reply.result(empty_report);
     return;
   }
@@ -367,7 +408,7 @@ void LspServer::diagnostic(const json& params, const Reply& reply) {
 
 void LspServer::code_action(const json& params, const Reply& reply) {
   auto path = document_path(params);
-  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  std::optional<Document> document = synced_document(path);
   if (!document) {
     reply.result(json::array());
     return;
@@ -377,7 +418,7 @@ void LspServer::code_action(const json& params, const Reply& reply) {
 
 void LspServer::hover(const json& params, const Reply& reply) {
   auto path = document_path(params);
-  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  std::optional<Document> document = synced_document(path);
   std::shared_ptr<const SkillGuidance> guidance = kernel_->guidance();  // issue 5
   if (document && document->kind == DocumentKind::BuildToml) {
     reply.result(build_toml_hover(params, *document, *guidance, client_.encoding.encoding));
@@ -409,7 +450,7 @@ void LspServer::hover(const json& params, const Reply& reply) {
 
 void LspServer::document_symbol(const json& params, const Reply& reply) {
   auto path = document_path(params);
-  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  std::optional<Document> document = synced_document(path);
   if (!document || document->kind != DocumentKind::Source) {
     reply.result(json::array());
     return;

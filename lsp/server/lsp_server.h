@@ -21,6 +21,7 @@
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/client_capabilities.h"
 #include "lsp/server/progress_reporter.h"
+#include "lsp/server/text_sync.h"
 #include "lsp/workspace/settings.h"
 
 namespace kl::lsp {
@@ -68,6 +69,11 @@ class LspServer final : public KernelServerListener {
   void publish(const std::string& uri, std::optional<int64_t> version, json diagnostics);
   json diagnostics_for(const AnalysisOutcome& outcome);
   std::optional<std::filesystem::path> document_path(const json& params) const;
+  // The open document, unless it is out of sync (TextSync): reads answer for such a document as
+  // for one that is not open, since its positions refer to a text the server does not have.
+  std::optional<Document> synced_document(const std::optional<std::filesystem::path>& path) const;
+  void lost_sync(const std::filesystem::path& path, int64_t kept_version, int64_t version,
+                 const SyncOutcome& outcome);
   std::string uri_of(const std::filesystem::path& path) const;
 
   Dispatcher& dispatcher_;
@@ -79,6 +85,7 @@ class LspServer final : public KernelServerListener {
   std::vector<std::filesystem::path> roots_;
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;
+  TextSync text_sync_;  // which open documents the server can no longer follow
 
   mutable std::mutex open_mutex_;
   std::map<std::filesystem::path, std::string> uris_;  // open documents → the client's URI

@@ -6,10 +6,13 @@
 namespace kl::lsp {
 namespace {
 
+constexpr std::string_view kLengthHeader = "content-length";  // lower case, for the comparisons
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
 bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
 }
 
 std::string_view trim(std::string_view s) {
@@ -29,6 +32,48 @@ std::optional<size_t> parse_length(std::string_view text) {
   return value;
 }
 
+// Where `name` (lower case) next occurs in `text`, in any case.
+size_t find_ignore_case(std::string_view text, std::string_view name, size_t from) {
+  auto it = std::search(text.begin() + static_cast<std::ptrdiff_t>(from), text.end(), name.begin(),
+                        name.end(), [](char t, char n) { return lower(t) == n; });
+  return it == text.end() ? std::string_view::npos : static_cast<size_t>(it - text.begin());
+}
+
+// How many bytes at the end of `text` could begin `name`: kept for the next read, so that a
+// header split across reads is still found.
+size_t partial_match_at_end(std::string_view text, std::string_view name) {
+  for (size_t keep = std::min(text.size(), name.size() - 1); keep > 0; --keep)
+    if (equals_ignore_case(text.substr(text.size() - keep), name.substr(0, keep))) return keep;
+  return 0;
+}
+
+enum class LengthLine { Valid, Invalid, Incomplete };
+
+// Whether `text`, which starts with "Content-Length" in some case, is a whole
+// `Content-Length: <digits>` line. Resynchronising only at such a line keeps a "Content-Length"
+// that appears inside a dropped body (a JSON string, say) from starting a bogus header block.
+LengthLine classify_length_line(std::string_view text) {
+  // Name, padding, 19 digits and the line end fit easily; longer is not a header we wrote.
+  constexpr size_t kLongestLine = 64;
+  size_t i = kLengthHeader.size();
+  auto blanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  auto ran_out = [&] { return text.size() < kLongestLine ? LengthLine::Incomplete : LengthLine::Invalid; };
+  blanks();
+  if (i == text.size()) return ran_out();
+  if (text[i++] != ':') return LengthLine::Invalid;
+  blanks();
+  size_t digits_start = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i == text.size()) return ran_out();
+  if (i == digits_start || i - digits_start > 19) return LengthLine::Invalid;
+  blanks();
+  if (i < text.size() && text[i] == '\r') ++i;
+  if (i == text.size()) return ran_out();
+  return text[i] == '\n' ? LengthLine::Valid : LengthLine::Invalid;
+}
+
 }  // namespace
 
 FrameReader::FrameReader(size_t max_body_bytes) : max_body_bytes_(max_body_bytes) {}
@@ -36,48 +81,61 @@ FrameReader::FrameReader(size_t max_body_bytes) : max_body_bytes_(max_body_bytes
 void FrameReader::feed(std::string_view bytes) {
   // Discard straight from the input only when nothing older is still buffered; otherwise the
   // skipped region would not be contiguous.
-  if (state_ == State::Skipping && consumed_ == buffer_.size()) {
-    size_t n = std::min(skip_bytes_, bytes.size());
-    skip_bytes_ -= n;
-    bytes.remove_prefix(n);
-    if (skip_bytes_ == 0) state_ = State::Headers;
-  }
+  if (state_ == State::Skipping && consumed_ == buffer_.size()) bytes.remove_prefix(skip(bytes));
   buffer_.append(bytes);
 }
 
 std::optional<FrameEvent> FrameReader::next() {
   for (;;) {
-    if (state_ == State::Skipping) {
-      // The oversized body may already be (partly) buffered.
-      size_t n = std::min(skip_bytes_, buffer_.size() - consumed_);
-      consumed_ += n;
-      skip_bytes_ -= n;
-      if (skip_bytes_ > 0) {
-        compact();
-        return std::nullopt;
+    switch (state_) {
+      case State::Resync:
+        if (!resync()) {
+          compact();
+          return std::nullopt;
+        }
+        state_ = State::Headers;
+        scan_from_ = 0;
+        continue;
+      case State::Skipping: {
+        // The oversized body may already be (partly) buffered.
+        consumed_ += skip(std::string_view(buffer_).substr(consumed_));
+        if (oversized_ &&
+            oversized_->payload.size() == std::min(kOversizedPrefixBytes, oversized_->body_bytes)) {
+          FrameEvent event = std::move(*oversized_);
+          oversized_.reset();
+          compact();
+          return event;
+        }
+        if (skip_bytes_ > 0) {
+          compact();
+          return std::nullopt;
+        }
+        state_ = State::Headers;
+        scan_from_ = 0;
+        continue;
       }
-      state_ = State::Headers;
-    }
-    if (state_ == State::Headers) {
-      std::optional<FrameEvent> event = parse_headers();
-      if (event) return event;
-      if (state_ == State::Headers) {  // no complete header block yet
-        compact();
-        return std::nullopt;
+      case State::Headers: {
+        std::optional<FrameEvent> event = parse_headers();
+        if (event) return event;
+        if (state_ == State::Headers) {  // no complete header block yet
+          compact();
+          return std::nullopt;
+        }
+        continue;
       }
-      continue;
+      case State::Body: {
+        if (buffer_.size() - consumed_ < body_bytes_) {
+          compact();
+          return std::nullopt;
+        }
+        FrameEvent event{FrameEvent::Kind::Message, buffer_.substr(consumed_, body_bytes_)};
+        consumed_ += body_bytes_;
+        state_ = State::Headers;
+        scan_from_ = 0;
+        compact();
+        return event;
+      }
     }
-    // State::Body
-    if (buffer_.size() - consumed_ < body_bytes_) {
-      compact();
-      return std::nullopt;
-    }
-    FrameEvent event{FrameEvent::Kind::Message, buffer_.substr(consumed_, body_bytes_)};
-    consumed_ += body_bytes_;
-    state_ = State::Headers;
-    scan_from_ = 0;
-    compact();
-    return event;
   }
 }
 
@@ -99,11 +157,10 @@ std::optional<FrameEvent> FrameReader::parse_headers() {
   if (block_end == std::string_view::npos) {
     scan_from_ = pos;
     if (pending.size() > kMaxHeaderBytes) {
-      consumed_ = buffer_.size();
-      scan_from_ = 0;
-      return FrameEvent{FrameEvent::Kind::Error, "header block longer than " +
-                                                     std::to_string(kMaxHeaderBytes) +
-                                                     " bytes without an empty line; dropped"};
+      // Step past the first byte only: a real header may start anywhere after it.
+      return drop_header_block(
+          1, "header block longer than " + std::to_string(kMaxHeaderBytes) +
+                 " bytes without an empty line; dropped up to the next Content-Length header");
     }
     return std::nullopt;
   }
@@ -118,26 +175,70 @@ std::optional<FrameEvent> FrameReader::parse_headers() {
     line_start = newline + 1;
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;  // not a header; ignore
-    if (!equals_ignore_case(trim(line.substr(0, colon)), "Content-Length")) continue;
+    if (!equals_ignore_case(trim(line.substr(0, colon)), kLengthHeader)) continue;
     length = parse_length(trim(line.substr(colon + 1)));
     bad_length = !length.has_value();
   }
+  if (bad_length || !length) {
+    return drop_header_block(block_end, bad_length ? "Content-Length is not a number; header dropped up to "
+                                                     "the next Content-Length header"
+                                                   : "header block without Content-Length; dropped up to "
+                                                     "the next Content-Length header");
+  }
   consumed_ += block_end;
   scan_from_ = 0;
-  if (bad_length || !length) {
-    return FrameEvent{FrameEvent::Kind::Error, bad_length ? "Content-Length is not a number; header dropped"
-                                                          : "header block without Content-Length; dropped"};
-  }
   if (*length > max_body_bytes_) {
     state_ = State::Skipping;
     skip_bytes_ = *length;
-    return FrameEvent{FrameEvent::Kind::Error, "message of " + std::to_string(*length) +
-                                                   " bytes exceeds the limit of " +
-                                                   std::to_string(max_body_bytes_) + " bytes; skipped"};
+    oversized_ = FrameEvent{FrameEvent::Kind::Oversized, std::string(), *length};
+    oversized_->payload.reserve(std::min(kOversizedPrefixBytes, *length));
+    return std::nullopt;
   }
   state_ = State::Body;
   body_bytes_ = *length;
   return std::nullopt;
+}
+
+FrameEvent FrameReader::drop_header_block(size_t block_bytes, std::string description) {
+  // A body may follow, but its length is unknown: what comes next is not a header block until
+  // resync() finds one.
+  consumed_ += block_bytes;
+  scan_from_ = 0;
+  state_ = State::Resync;
+  return FrameEvent{FrameEvent::Kind::Error, std::move(description)};
+}
+
+bool FrameReader::resync() {
+  std::string_view pending(buffer_.data() + consumed_, buffer_.size() - consumed_);
+  size_t from = 0;
+  for (;;) {
+    size_t hit = find_ignore_case(pending, kLengthHeader, from);
+    if (hit == std::string_view::npos) {
+      consumed_ += pending.size() - partial_match_at_end(pending, kLengthHeader);
+      return false;
+    }
+    switch (classify_length_line(pending.substr(hit))) {
+      case LengthLine::Valid:
+        consumed_ += hit;
+        return true;
+      case LengthLine::Incomplete:  // decide when the rest of the line has arrived
+        consumed_ += hit;
+        return false;
+      case LengthLine::Invalid:
+        from = hit + 1;
+        break;
+    }
+  }
+}
+
+size_t FrameReader::skip(std::string_view bytes) {
+  size_t n = std::min(skip_bytes_, bytes.size());
+  if (oversized_) {
+    size_t wanted = std::min(kOversizedPrefixBytes, oversized_->body_bytes) - oversized_->payload.size();
+    oversized_->payload.append(bytes.substr(0, std::min(wanted, n)));
+  }
+  skip_bytes_ -= n;
+  return n;
 }
 
 void FrameReader::compact() {

@@ -18,12 +18,20 @@ Transport::EndReason Transport::run(IncomingSink& sink) {
     }
     reader_.feed(std::string_view(chunk.data(), n));
     while (auto event = reader_.next()) {
-      if (event->kind == FrameEvent::Kind::Message) {
-        spdlog::trace("<<< {}", event->payload);
-        sink.on_message(std::move(event->payload));
-      } else {
-        spdlog::error("transport: {}", event->payload);
-        sink.on_framing_error(event->payload);
+      switch (event->kind) {
+        case FrameEvent::Kind::Message:
+          spdlog::trace("<<< {}", event->payload);
+          sink.on_message(std::move(event->payload));
+          break;
+        case FrameEvent::Kind::Error:
+          spdlog::error("transport: {}", event->payload);
+          sink.on_framing_error(event->payload);
+          break;
+        case FrameEvent::Kind::Oversized:
+          spdlog::error("transport: message of {} bytes exceeds the limit of {} bytes; skipped",
+                        event->body_bytes, reader_.max_body_bytes());
+          sink.on_oversized_message(event->body_bytes, reader_.max_body_bytes(), event->payload);
+          break;
       }
       if (sink.should_stop()) return EndReason::Stopped;
     }

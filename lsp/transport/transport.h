@@ -3,8 +3,8 @@
 //
 // Contract:
 //  - run() is the read loop. It runs on the calling thread (the "I/O thread"), hands each
-//    complete body to the sink in order, reports framing problems without stopping, and returns
-//    when the stream ends, the sink asks to stop, or close() is called.
+//    complete body to the sink in order, reports framing problems and oversized messages without
+//    stopping, and returns when the stream ends, the sink asks to stop, or close() is called.
 //  - send() may be called from any thread; one writer at a time (a mutex), each body written as
 //    one frame, never interleaved. After the peer is gone, send() returns false cheaply.
 // Cost: one 64 KiB read buffer plus the largest message in flight.
@@ -23,6 +23,9 @@ class IncomingSink {
   virtual ~IncomingSink() = default;
   virtual void on_message(std::string body) = 0;
   virtual void on_framing_error(const std::string& description) = 0;
+  // A message of `body_bytes` over the `limit` was skipped; `prefix` is its first bytes (see
+  // FrameReader), enough to find a request's id and answer it.
+  virtual void on_oversized_message(size_t body_bytes, size_t limit, const std::string& prefix) = 0;
   // Checked after every message; true ends run() (after `exit`).
   virtual bool should_stop() const = 0;
 };

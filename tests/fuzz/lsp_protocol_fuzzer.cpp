@@ -1,5 +1,5 @@
 // libFuzzer target for the server's untrusted input path: bytes → FrameReader (framing) →
-// Dispatcher (JSON-RPC). Checks, beyond "no crash, no leak, no UB":
+// Dispatcher (JSON-RPC), oversized messages included. Checks, beyond "no crash, no leak, no UB":
 //  - everything the server writes is a JSON-RPC 2.0 object;
 //  - no request id is answered more often than it was sent (exactly-once, modulo reused ids);
 //  - after the session is abandoned, every request has been answered.
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lsp/protocol/dispatcher.h"
+#include "lsp/protocol/message_prefix.h"
 #include "lsp/transport/frame_reader.h"
 
 namespace {
@@ -41,6 +42,12 @@ void count_request(std::string_view body, std::map<std::string, int>& sent) {
   if (id == message.end() || (!id->is_string() && !id->is_number_integer())) return;
   bool is_response = !message.contains("method") && (message.contains("result") || message.contains("error"));
   if (!is_response) sent[id->dump()]++;
+}
+
+// An oversized request is answered under its id when the id is in the prefix the reader kept.
+void count_oversized_request(std::string_view prefix, std::map<std::string, int>& sent) {
+  kl::lsp::MessagePrefix head = kl::lsp::scan_message_prefix(prefix);
+  if (head.id && !head.is_response) sent[head.id->dump()]++;
 }
 
 }  // namespace
@@ -74,11 +81,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t at = 0; at < input.size() && !dispatcher.exit_requested(); at += chunk) {
       reader.feed(input.substr(at, chunk));
       while (auto event = reader.next()) {
-        if (event->kind == kl::lsp::FrameEvent::Kind::Message) {
-          count_request(event->payload, sent);
-          dispatcher.receive(event->payload);
-        } else {
-          dispatcher.receive_framing_error(event->payload);
+        switch (event->kind) {
+          case kl::lsp::FrameEvent::Kind::Message:
+            count_request(event->payload, sent);
+            dispatcher.receive(event->payload);
+            break;
+          case kl::lsp::FrameEvent::Kind::Error:
+            dispatcher.receive_framing_error(event->payload);
+            break;
+          case kl::lsp::FrameEvent::Kind::Oversized:
+            count_oversized_request(event->payload, sent);
+            dispatcher.receive_oversized(event->body_bytes, reader.max_body_bytes(), event->payload);
+            break;
         }
         if (dispatcher.exit_requested()) break;
       }

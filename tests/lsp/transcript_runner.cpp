@@ -5,7 +5,8 @@
 //   # comment
 //   --> {json}              send one framed message (sent as written even when not valid JSON)
 //   --> raw <text>          send bytes as written; \r \n \t \\ escapes; no framing added
-//   --> huge <n>            send a frame announcing n bytes, then n bytes of 'x'
+//   --> huge <n> [<text>]   send a frame announcing n bytes: <text> (escapes as for raw), then
+//                           'x' up to n bytes
 //   <-- {pattern}           wait for a server message matching the pattern; messages that do
 //                           not match stay queued for later expectations
 //   !write <path> <text>    write a file under ${ROOT} (escapes as for raw)
@@ -366,10 +367,15 @@ int run(const std::vector<std::string>& server_argv, const fs::path& fixtures, c
         if (text.rfind("raw ", 0) == 0) {
           server.send(unescape(text.substr(4)));
         } else if (text.rfind("huge ", 0) == 0) {
-          size_t n = std::stoull(std::string(text.substr(5)));
-          server.send("Content-Length: " + std::to_string(n) + "\r\n\r\n");
+          std::string_view rest = text.substr(5);
+          size_t space = rest.find(' ');
+          size_t n = std::stoull(std::string(rest.substr(0, space)));
+          std::string head =
+              space == std::string_view::npos ? std::string() : unescape(rest.substr(space + 1));
+          if (head.size() > n) throw Failure("huge: the text is longer than the frame");
+          server.send("Content-Length: " + std::to_string(n) + "\r\n\r\n" + head);
           std::string chunk(1 << 20, 'x');
-          for (size_t sent = 0; sent < n; sent += chunk.size())
+          for (size_t sent = head.size(); sent < n; sent += chunk.size())
             server.send(chunk.substr(0, std::min(chunk.size(), n - sent)));
         } else {
           json parsed = json::parse(text, nullptr, false);

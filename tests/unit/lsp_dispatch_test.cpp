@@ -2,6 +2,7 @@
 // protocol's error codes for each way a client can get it wrong.
 #include <catch2/catch.hpp>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -269,4 +270,62 @@ TEST_CASE("framing errors are reported as parse errors with id null", "[dispatch
   REQUIRE(sent.size() == 1);
   CHECK(sent[0]["id"].is_null());
   CHECK(error_code(sent[0]) == -32700);
+}
+
+// Oversized messages: the transport keeps their first bytes (FrameReader::kOversizedPrefixBytes).
+
+TEST_CASE("an oversized request is answered -32600 under its id", "[dispatch]") {
+  Session s;
+  s.initialize();
+  s.dispatcher.receive_oversized(70000000, 67108864,
+                                 R"({"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"te)");
+  s.dispatcher.receive_oversized(70000000, 67108864, R"({"id":"abc","method":"x"})");
+  auto sent = s.sink.take();
+  REQUIRE(sent.size() == 2);
+  CHECK(sent[0]["id"] == 12);
+  CHECK(error_code(sent[0]) == -32600);
+  CHECK(sent[0]["error"]["message"].get<std::string>().find("70000000 bytes exceeds the limit of 67108864") !=
+        std::string::npos);
+  CHECK(sent[1]["id"] == "abc");
+  CHECK(s.dispatcher.pending_requests() == 0);
+}
+
+TEST_CASE("an oversized message without a usable id is reported with showMessage", "[dispatch]") {
+  Session s;
+  s.initialize();
+  // A notification; an "id" inside params that is not the message's; an id cut off by the end
+  // of the prefix (it might have been 123); not JSON at all.
+  for (std::string prefix :
+       {std::string(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"id":5,"te)"),
+        std::string(R"({"jsonrpc":"2.0","id":12)"), std::string("xxxxxxxx")}) {
+    s.dispatcher.receive_oversized(70000000, 67108864, prefix);
+    auto sent = s.sink.take();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["method"] == "window/showMessage");
+    CHECK(sent[0]["params"]["type"] == 1);
+    std::string message = sent[0]["params"]["message"];
+    CHECK(message.find("70000000 bytes") != std::string::npos);
+    CHECK(message.find("limit of 67108864 bytes") != std::string::npos);
+  }
+  s.dispatcher.receive_oversized(70000000, 67108864, R"({"method":"textDocument/didOpen","params":{)");
+  auto sent = s.sink.take();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["params"]["message"].get<std::string>().find("(textDocument/didOpen)") != std::string::npos);
+}
+
+TEST_CASE("an oversized response fails the call that waits for it", "[dispatch]") {
+  Session s;
+  s.initialize();
+  std::optional<kl::lsp::RpcError> failure;
+  s.dispatcher.call("workspace/configuration", json::object(), [&](const json*, const kl::lsp::RpcError* e) {
+    if (e) failure = *e;
+  });
+  json call = s.sink.take().at(0);
+  std::string prefix = R"({"jsonrpc":"2.0","id":)" + call["id"].dump() + R"(,"result":[{"a)";
+  s.dispatcher.receive_oversized(70000000, 67108864, prefix);
+  REQUIRE(failure);
+  CHECK(failure->message.find("over the limit") != std::string::npos);
+  auto sent = s.sink.take();
+  REQUIRE(sent.size() == 1);  // no answer to a response; the user is told
+  CHECK(sent[0]["method"] == "window/showMessage");
 }

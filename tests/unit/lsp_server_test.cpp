@@ -168,6 +168,40 @@ TEST_CASE("open, edit the bug away, diagnostics follow in UTF-16", "[server]") {
   CHECK_FALSE(closed.contains("version"));
 }
 
+TEST_CASE("an edit that cannot be applied is reported and nothing is published from a stale text",
+          "[server]") {
+  Client client;
+  std::string uri = client.open(client.root / "k.cu", "cuda", "BUG\nint x;\n");
+  REQUIRE(client.diagnostics_for(uri, 1)["diagnostics"].size() == 1);
+  size_t jobs = client.backend->job_count();
+  auto is_message = [](const json& m) { return m.value("method", "") == "window/showMessage"; };
+
+  // A range that ends before it starts: the user is told, the published findings are cleared.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                 {"contentChanges", {{{"range", range(1, 3, 1, 1)}, {"text", ""}}}}});
+  auto shown = client.sink.take(is_message);
+  REQUIRE(shown);
+  CHECK((*shown)["params"]["type"] == 2);
+  CHECK_THAT((*shown)["params"]["message"].get<std::string>(),
+             Catch::Contains("k.cu") && Catch::Contains("before it starts") && Catch::Contains("version 1"));
+  CHECK(client.diagnostics_for(uri, 2)["diagnostics"].empty());
+
+  // Later ranged edits refer to a text the server does not have: not applied, not analysed, and
+  // reads answer as for a document that is not open. No second message.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 3}}},
+                 {"contentChanges", {{{"range", range(0, 0, 0, 0)}, {"text", "x"}}}}});
+  CHECK(client.request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}})["result"].empty());
+  CHECK(client.backend->job_count() == jobs);
+  CHECK_FALSE(client.sink.take(is_message, 100ms));
+
+  // The whole text brings the document back.
+  client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 4}}},
+                                           {"contentChanges", {{{"text", "BUG\n"}}}}});
+  CHECK(client.diagnostics_for(uri, 4)["diagnostics"].size() == 1);
+}
+
 TEST_CASE("documents that are not kernel sources are not analysed", "[server]") {
   Client client;
   client.open(client.root / "notes.md", "markdown", "BUG");
