@@ -1,9 +1,11 @@
 #include "support/crash_stage.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,6 +14,9 @@ namespace {
 
 std::atomic<const char*> g_stage{""};
 int g_report_fd = -1;
+// The lowest address of this thread's stack, noted when the thread was prepared: a fault just
+// below or at it is stack exhaustion, not a wild pointer.
+thread_local uintptr_t t_stack_low = 0;
 
 struct HandledSignal {
   int number;
@@ -35,12 +40,17 @@ void write_all(int fd, const char* text) {
 
 // Async-signal-safe: write(2) and sigaction(2) only. Returning re-executes the faulting
 // instruction (or, for abort(), lets it re-raise) under the previous handler.
-void report_and_forward(int number) {
+void report_and_forward(int number, siginfo_t* info, void*) {
   for (auto& handled : g_signals) {
     if (handled.number != number) continue;
     if (g_report_fd >= 0) {
       write_all(g_report_fd, handled.name);
-      write_all(g_report_fd, " ");
+      uintptr_t address = info ? reinterpret_cast<uintptr_t>(info->si_addr) : 0;
+      constexpr uintptr_t kGuard = 1 << 20;  // guard page and the frame that jumped over it
+      if (number == SIGSEGV && t_stack_low && address + kGuard >= t_stack_low &&
+          address < t_stack_low + kGuard)
+        write_all(g_report_fd, " (stack exhausted)");
+      write_all(g_report_fd, "|");
       write_all(g_report_fd, g_stage.load(std::memory_order_relaxed));
       write_all(g_report_fd, "\n");
     }
@@ -59,6 +69,13 @@ CrashStage::~CrashStage() { g_stage.store(previous_); }
 const char* current_crash_stage() { return g_stage.load(); }
 
 void prepare_thread_for_crash_reports() {
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    void* low = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attributes, &low, &size) == 0) t_stack_low = reinterpret_cast<uintptr_t>(low);
+    pthread_attr_destroy(&attributes);
+  }
   // Leaked on purpose: the stack must outlive any signal delivered to this thread.
   constexpr size_t kSize = 256 * 1024;
   stack_t alternate{};
@@ -72,8 +89,8 @@ void install_crash_reporter(int report_fd) {
   prepare_thread_for_crash_reports();
   for (auto& handled : g_signals) {
     struct sigaction action{};
-    action.sa_handler = report_and_forward;
-    action.sa_flags = SA_ONSTACK | SA_NODEFER;
+    action.sa_sigaction = report_and_forward;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&action.sa_mask);
     sigaction(handled.number, &action, &handled.previous);
   }

@@ -24,7 +24,7 @@ class CrashStage {
 const char* current_crash_stage();  // "" outside any stage
 
 // Installs handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT that write
-// "<SIGNAME> <stage>\n" to `report_fd` and then hand the signal to whatever handler was there
+// "<SIGNAME>[ (stack exhausted)]|<stage>\n" to `report_fd` and then hand the signal to whatever handler was there
 // before (the default action, or a sanitizer's report), so the process still dies of it.
 // Also gives the calling thread an alternate signal stack, so that stack exhaustion is
 // reported too; call `prepare_thread_for_crash_reports()` on every other analysing thread.

@@ -38,6 +38,7 @@ WorkerDeath death_from_status(int status) {
 
 std::string WorkerDeath::describe() const {
   std::string text = signal ? signal_name(signal) : "exit code " + std::to_string(exit_code);
+  if (stack_exhausted) text = "stack exhaustion (" + text + ")";
   if (!stage.empty()) text += " in " + stage;
   return text;
 }
@@ -138,12 +139,9 @@ std::string WorkerProcess::read_report() {
     if (n <= 0) break;
     text.append(chunk, static_cast<size_t>(n));
   }
-  // "<SIGNAME> <stage>\n" lines; the first is the crash, later ones are its echoes (a sanitizer
-  // aborting after the report, say).
-  size_t end = text.find('\n');
-  std::string line = text.substr(0, end);
-  size_t space = line.find(' ');
-  return space == std::string::npos ? "" : line.substr(space + 1);
+  // "<SIGNAME>[ (stack exhausted)]|<stage>\n" lines; the first is the crash, later ones are its
+  // echoes (a sanitizer aborting after its report, say).
+  return text.substr(0, text.find('\n'));
 }
 
 WorkerDeath WorkerProcess::reap() {
@@ -155,7 +153,12 @@ WorkerDeath WorkerProcess::reap() {
     reaped_ = true;
     death = death_from_status(status);
   }
-  death.stage = read_report();
+  std::string report = read_report();
+  size_t bar = report.find('|');
+  if (bar != std::string::npos) {
+    death.stage = report.substr(bar + 1);
+    death.stack_exhausted = report.substr(0, bar).find("(stack exhausted)") != std::string::npos;
+  }
   return death;
 }
 
@@ -163,6 +166,7 @@ WorkerDeath WorkerProcess::kill_and_reap() {
   if (!reaped_) ::kill(pid_, SIGKILL);
   WorkerDeath death = reap();
   death.stage.clear();  // killed by us: whatever stage it was in did not crash
+  death.stack_exhausted = false;
   return death;
 }
 

@@ -24,6 +24,7 @@ struct WorkerDeath {
   int signal = 0;                // 0 when it exited
   int exit_code = 0;             // when it exited
   std::string stage;             // "the access model", from the crash report; empty when unknown
+  bool stack_exhausted = false;  // the fault was at the end of the analysing thread's stack
   std::string describe() const;  // "SIGSEGV in the access model", "exit code 3"
 };
 

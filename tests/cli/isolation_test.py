@@ -96,7 +96,7 @@ class FaultIsolation(unittest.TestCase):
         self.assert_isolated("abort", "SIGABRT in a fault injected by KERNEL_LSP_TEST_FAULT")
 
     def test_stack_exhaustion(self):
-        self.assert_isolated("stack", "SIGSEGV in a fault injected by KERNEL_LSP_TEST_FAULT")
+        self.assert_isolated("stack", "stack exhaustion (SIGSEGV) in a fault injected by KERNEL_LSP_TEST_FAULT")
 
     def test_uncaught_exception(self):
         self.assert_isolated("throw", "internal error (injected by KERNEL_LSP_TEST_FAULT)")
