@@ -256,6 +256,7 @@ class Runner:
         self.env = env
         self.timeout = timeout
         self.logs_dir = logs_dir
+        self.lint_args = []  # extra `kernel-lsp lint` arguments (--lint-arg)
         self.lock = threading.Lock()
         self.running = {}  # pid -> Popen
         self.stopping = threading.Event()
@@ -273,7 +274,7 @@ class Runner:
         rel = os.path.relpath(path, corpus)
         record = {"path": display(rel), "project": project_of(path, corpus)}
         with tempfile.TemporaryFile(prefix="kl-out-") as out_f, tempfile.TemporaryFile(prefix="kl-err-") as err_f:
-            command = [self.binary, "lint", "--format", "json", os.path.abspath(path)]
+            command = [self.binary, "lint", "--format", "json", *self.lint_args, os.path.abspath(path)]
             started = time.monotonic()
             try:
                 proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f,
@@ -584,7 +585,7 @@ def build_results(state, final):
         "wall_seconds": round(time.monotonic() - state["t0"], 1),
         "command_line": state["command_line"],
         "options": state["options"],
-        "lint_command": [display(state["binary"]), "lint", "--format", "json", "FILE"],
+        "lint_command": [display(state["binary"]), "lint", "--format", "json", *state["lint_args"], "FILE"],
         "env": state["env_overrides"],
         "machine": state["machine"],
         "binary": state["binary_info"],
@@ -698,6 +699,8 @@ def parse_args(argv):
     p.add_argument("--env", action="append", default=[], metavar="K=V",
                    help="environment for the binary (repeatable), e.g. ASAN_OPTIONS=detect_leaks=0")
     p.add_argument("--label", default="", help="a name for this run, kept in the results")
+    p.add_argument("--lint-arg", action="append", default=[], metavar="ARG",
+                   help="extra argument for `kernel-lsp lint` (repeatable), e.g. --lint-arg=--arch=8.0,9.0a")
     p.add_argument("--logs", help="folder for the full stderr/stdout of every file that was not ok")
     p.add_argument("--max-output-mb", type=int, default=256,
                    help="stop a process that writes more than this (RLIMIT_FSIZE; 0 = no limit)")
@@ -775,7 +778,7 @@ def main(argv=None):
         "options": {"timeout": args.timeout, "jobs": args.jobs, "limit": args.limit, "projects": args.projects,
                     "seed": args.seed, "files_from": args.files_from, "max_output_mb": args.max_output_mb,
                     "memory_limit_mb": args.memory_limit_mb},
-        "env_overrides": overrides, "machine": machine_info(), "binary": binary,
+        "env_overrides": overrides, "machine": machine_info(), "binary": binary, "lint_args": args.lint_arg,
         "binary_info": binary_info(binary, env), "corpus": corpus, "planned": len(files),
     }
     if not args.quiet:
@@ -783,6 +786,7 @@ def main(argv=None):
             len(files), len(projects), args.jobs, args.timeout, state["binary_info"].get("version")))
 
     runner = Runner(binary, env, args.timeout, args.logs)
+    runner.lint_args = list(args.lint_arg)
     todo = queue.Queue()
     for f in files:
         todo.put(f)

@@ -19,8 +19,10 @@ DebouncePolicy debounce_policy(const Settings& settings) {
 SchedulerOptions scheduler_options(const Settings& settings) {
   SchedulerOptions options;
   size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  // At least two by default, even on a 2-core machine: one slow document (a 30 s CUTLASS
+  // instantiation, or a hang until analysisTimeout) must not hold every other one back.
   options.workers = settings.workers ? std::max<size_t>(1, *settings.workers)
-                                     : std::clamp<size_t>(cores / 2, 1, 4);
+                                     : std::clamp<size_t>(cores / 2, 2, 4);
   options.debounce = debounce_policy(settings);
   return options;
 }

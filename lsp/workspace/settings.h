@@ -23,7 +23,7 @@ struct Settings {
   // Server behaviour (not analysis):
   std::optional<uint32_t> debounce_ms;  // fixed debounce; unset = adaptive 50–500 ms
   bool pull_diagnostics = false;        // advertise textDocument/diagnostic
-  std::optional<uint32_t> workers;      // concurrent analyses; unset = half the cores, 1–4
+  std::optional<uint32_t> workers;      // concurrent analyses; unset = half the cores, 2–4
   // Seconds one analysis may run before its worker is stopped and the document gets an error
   // diagnostic; unset = 300. Read at initialize.
   std::optional<uint32_t> analysis_timeout_s;
