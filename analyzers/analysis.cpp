@@ -126,8 +126,16 @@ void Analyzer::forget_all() { state_->preambles.clear(); }
 
 std::vector<Finding> Analyzer::analyze_build_toml(const fs::path& file, std::string_view text) {
   BuildConfigParse parsed = parse_build_toml(file, text);
-  std::vector<Finding> findings = std::move(parsed.problems);
-  if (parsed.config) check_arch_unsupported(*parsed.config, ArchTable::builtin(), state_->find_toolkit(), findings);
+  BuildTomlInput input;
+  input.parse = &parsed;
+  input.archs = &ArchTable::builtin();
+  // Only a readable build.toml has capabilities for the toolkit to judge.
+  input.toolkit = parsed.config ? state_->find_toolkit() : nullptr;
+  std::vector<Finding> findings;
+  for (const Rule* rule : rule_catalog()) {
+    if (!rule->build_toml_check || state_->settings.disabled_rules.count(std::string(rule->id))) continue;
+    rule->build_toml_check(input, findings);
+  }
   apply_settings(state_->settings, findings);
   apply_suppressions(text, file.string(), findings);
   sort_findings(findings);
@@ -302,7 +310,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   // 5. Rules
   CrashStage rules_stage("the rules");
   started = Clock::now();
-  RuleInput input;
+  SourceInput input;
   input.file = file_name;
   input.text = text;
   input.origins = origins;
@@ -316,9 +324,9 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
       if (parsed_arch == arch) facts = parsed_facts.get();
     input.targets.push_back({arch, facts});
   }
-  for (const auto& rule : source_rules()) {
-    if (settings.disabled_rules.count(std::string(rule.id))) continue;
-    rule.check(input, result.findings);
+  for (const Rule* rule : rule_catalog()) {
+    if (!rule->source_check || settings.disabled_rules.count(std::string(rule->id))) continue;
+    rule->source_check(input, result.findings);
   }
   result.timings.push_back({"rules", since(started)});
 

@@ -27,11 +27,11 @@ nlohmann::json physical_location(const analyzers::Location& location) {
 
 void write_sarif_report(const LintReport& report, std::ostream& out) {
   nlohmann::json rules = nlohmann::json::array();
-  for (const auto& rule : analyzers::rule_catalog()) {
-    rules.push_back({{"id", std::string(rule.id)},
-                     {"shortDescription", {{"text", std::string(rule.summary)}}},
-                     {"helpUri", analyzers::rule_help_uri(rule.id)},
-                     {"defaultConfiguration", {{"level", sarif_level(rule.default_severity)}}}});
+  for (const analyzers::Rule* rule : analyzers::rule_catalog()) {
+    rules.push_back({{"id", std::string(rule->id)},
+                     {"shortDescription", {{"text", std::string(rule->summary)}}},
+                     {"helpUri", rule->help_uri()},
+                     {"defaultConfiguration", {{"level", sarif_level(rule->default_severity)}}}});
   }
   nlohmann::json results = nlohmann::json::array();
   for (const auto& file : report.files) {

@@ -1,5 +1,6 @@
 #include "lsp/server_main.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -8,9 +9,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <mutex>
 #include <thread>
 
+#include "analyzers/isolation/isolated_analyzer.h"
+#include "lsp/core/kernel_server.h"
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/transport/client_process_watch.h"
@@ -172,12 +177,17 @@ int run_server(const ServerOptions& options) {
   }
   // A vanished client must be a write error, not a signal that kills us mid-reply.
   ::signal(SIGPIPE, SIG_IGN);
+  // Analysis workers load clang's libraries while the client is still sending `initialize`; the
+  // backend adopts them (isolated_analyzer.h). As many as the default concurrency uses.
+  if (!std::getenv("KERNEL_LSP_NO_ISOLATION") || std::string(std::getenv("KERNEL_LSP_NO_ISOLATION")) == "0")
+    analyzers::prestart_analysis_workers(static_cast<unsigned>(scheduler_options(Settings{}).workers));
 
   std::unique_ptr<ByteStream> stream;
   if (options.mode == ServerOptions::Mode::Stdio) {
     // Keep the protocol's stdout for ourselves and point fd 1 at stderr, so that a stray
     // printf in any library (or the analyzers) cannot corrupt the message stream.
-    int protocol_out = ::dup(STDOUT_FILENO);
+    // Close-on-exec: the analysis workers this server starts must not hold the client's pipe.
+    int protocol_out = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
     if (protocol_out < 0) {
       spdlog::error("cannot duplicate stdout");
       return 2;

@@ -54,7 +54,45 @@ std::string seconds_text(std::chrono::milliseconds limit) {
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
 }
 
+// Workers started before their settings were known (prestart_analysis_workers).
+struct Nursery {
+  std::mutex mutex;
+  std::filesystem::path executable;
+  std::vector<std::unique_ptr<WorkerProcess>> waiting;
+
+  std::unique_ptr<WorkerProcess> adopt(const std::filesystem::path& wanted) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (waiting.empty() || executable != wanted) return nullptr;
+    auto worker = std::move(waiting.back());
+    waiting.pop_back();
+    return worker;
+  }
+  void clear() {
+    std::vector<std::unique_ptr<WorkerProcess>> ended;
+    std::lock_guard<std::mutex> lock(mutex);
+    ended.swap(waiting);
+  }
+};
+
+Nursery& nursery() {
+  static Nursery* instance = new Nursery();  // outlives static destruction order questions
+  return *instance;
+}
+
 }  // namespace
+
+void prestart_analysis_workers(unsigned count, const std::filesystem::path& executable) {
+  std::filesystem::path program = executable.empty() ? default_worker_executable() : executable;
+  std::vector<std::unique_ptr<WorkerProcess>> started;
+  for (unsigned i = 0; i < count; ++i) {
+    std::string error;
+    if (auto worker = WorkerProcess::spawn(program, error)) started.push_back(std::move(worker));
+  }
+  Nursery& n = nursery();
+  std::lock_guard<std::mutex> lock(n.mutex);
+  n.executable = program;
+  for (auto& worker : started) n.waiting.push_back(std::move(worker));
+}
 
 struct IsolatedAnalyzer::State {
   AnalysisSettings settings;
@@ -111,7 +149,12 @@ struct IsolatedAnalyzer::State {
 
   // The slot's worker, started if it has none. Only the slot's holder calls this.
   WorkerProcess* worker(size_t slot, std::string& error) {
-    if (!slots[slot].process) slots[slot].process = WorkerProcess::start(executable, settings, error);
+    if (!slots[slot].process) {
+      if (auto adopted = nursery().adopt(executable); adopted && adopted->configure(settings, error))
+        slots[slot].process = std::move(adopted);
+      else
+        slots[slot].process = WorkerProcess::start(executable, settings, error);
+    }
     return slots[slot].process.get();
   }
 
@@ -223,6 +266,7 @@ IsolatedAnalyzer::IsolatedAnalyzer(AnalysisSettings settings, IsolationOptions o
       std::string error;
       state_->worker(i, error);  // a failure here is reported by the first analysis
     }
+    nursery().clear();  // more were started than this server uses (a `workers` setting)
   }
 }
 

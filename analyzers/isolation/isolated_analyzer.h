@@ -62,4 +62,10 @@ class IsolatedAnalyzer {
   std::unique_ptr<State> state_;
 };
 
+// Starts `count` worker processes now, before any settings are known, for the first
+// IsolatedAnalyzer of this process to adopt: the server calls it at start-up, so that loading
+// clang's libraries (~100 ms a process) overlaps the client's `initialize`. An IsolatedAnalyzer
+// that starts eagerly adopts what it needs and ends the rest.
+void prestart_analysis_workers(unsigned count, const std::filesystem::path& executable = {});
+
 }  // namespace kl::analyzers

@@ -53,6 +53,20 @@ std::filesystem::path default_worker_executable() {
 
 std::unique_ptr<WorkerProcess> WorkerProcess::start(const std::filesystem::path& executable,
                                                     const AnalysisSettings& settings, std::string& error) {
+  std::unique_ptr<WorkerProcess> worker = spawn(executable, error);
+  if (worker && !worker->configure(settings, error)) return nullptr;
+  return worker;
+}
+
+bool WorkerProcess::configure(const AnalysisSettings& settings, std::string& error) {
+  ChannelMessage hello;
+  hello.header = {{"settings", settings_to_json(settings)}};
+  if (send(hello)) return true;
+  error = "the analysis worker closed its channel at start (" + reap().describe() + ")";
+  return false;
+}
+
+std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path& executable, std::string& error) {
   if (executable.empty()) {
     error = "the kernel-lsp executable could not be found (/proc/self/exe)";
     return nullptr;
@@ -74,6 +88,9 @@ std::unique_ptr<WorkerProcess> WorkerProcess::start(const std::filesystem::path&
   posix_spawn_file_actions_adddup2(&actions, channel[1], kWorkerChannelFd);
   posix_spawn_file_actions_adddup2(&actions, report[1], kWorkerReportFd);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // Nothing else of ours: not the client's socket or pipes (a worker holding them would keep a
+  // dead server's connection open), not other workers' channels.
+  posix_spawn_file_actions_addclosefrom_np(&actions, kWorkerReportFd + 1);
   std::string program = executable.string();
   std::string mode = "__analysis-worker";
   char* argv[] = {program.data(), mode.data(), nullptr};
@@ -89,15 +106,7 @@ std::unique_ptr<WorkerProcess> WorkerProcess::start(const std::filesystem::path&
     return nullptr;
   }
   ::fcntl(report[0], F_SETFL, O_NONBLOCK);
-  std::unique_ptr<WorkerProcess> worker(new WorkerProcess(pid, channel[0], report[0]));
-  ChannelMessage hello;
-  hello.header = {{"settings", settings_to_json(settings)}};
-  if (!worker->send(hello)) {
-    error =
-        "the analysis worker " + program + " closed its channel at start (" + worker->reap().describe() + ")";
-    return nullptr;
-  }
-  return worker;
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], report[0]));
 }
 
 WorkerProcess::WorkerProcess(pid_t pid, int channel_fd, int report_fd)

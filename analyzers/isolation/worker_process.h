@@ -33,6 +33,10 @@ class WorkerProcess {
   // Starts a worker and sends it the settings. nullptr and `error` set when it cannot start.
   static std::unique_ptr<WorkerProcess> start(const std::filesystem::path& executable,
                                               const AnalysisSettings& settings, std::string& error);
+  // The two halves of start(): the process (loading clang's libraries takes ~100 ms, so a
+  // server starts its workers before it knows its settings), then its settings, once.
+  static std::unique_ptr<WorkerProcess> spawn(const std::filesystem::path& executable, std::string& error);
+  bool configure(const AnalysisSettings& settings, std::string& error);
   ~WorkerProcess();  // closes the channel and kills the process if it is still there
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;

@@ -15,6 +15,9 @@
 //
 // Cost: linear in the size of the user's device code times the inlining fan-out; nothing of
 // CUDA's headers is walked. Not thread-safe; one instance per parse.
+//
+// The implementation is in parts with one job each; access_interpreter_impl.h lists them and
+// states the contracts they keep.
 #include <memory>
 #include <optional>
 #include <set>

@@ -87,8 +87,9 @@ struct BuildConfig {
   std::vector<const KernelSection*> kernels_for_source(const std::filesystem::path& source) const;
 };
 
-// Result of reading a build.toml: the model when it could be built, and every problem found
-// (rule id "build-toml"), each with an exact range. A config may come with warnings.
+// Result of reading a build.toml: the model when it could be built, and every problem found,
+// each with an exact range (findings without a rule id: the `build-toml` rule,
+// analyzers/rules/build_toml.cpp, gives them theirs). A config may come with warnings.
 struct BuildConfigParse {
   std::optional<BuildConfig> config;
   std::vector<Finding> problems;

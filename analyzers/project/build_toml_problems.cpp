@@ -2,12 +2,9 @@
 
 #include <algorithm>
 
-#include "analyzers/rules/rule_catalog.h"
-
 namespace kl::analyzers {
 
-BuildTomlProblems::BuildTomlProblems(std::string file)
-    : file_(std::move(file)), help_uri_(rule_help_uri(kBuildToml)) {}
+BuildTomlProblems::BuildTomlProblems(std::string file) : file_(std::move(file)) {}
 
 void BuildTomlProblems::error(Range range, std::string message, std::vector<Fix> fixes) {
   add(Severity::Error, range, std::move(message), std::move(fixes));
@@ -36,12 +33,10 @@ std::vector<Finding> BuildTomlProblems::take_sorted() {
 void BuildTomlProblems::add(Severity severity, Range range, std::string message,
                             std::vector<Fix> fixes) {
   Finding finding;
-  finding.rule_id = std::string(kBuildToml);
   finding.severity = severity;
   finding.location = Location{file_, range};
   finding.message = std::move(message);
   finding.fixes = std::move(fixes);
-  finding.help_uri = help_uri_;
   findings_.push_back(std::move(finding));
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// Collects the problems found in one build.toml as Findings of the "build-toml" rule, all with
-// the same file, help link and rule id, so the section readers only say what and where.
+// Collects the problems found in one build.toml, all in the same file, so the section readers
+// only say what and where. Each is a Finding without a rule: rule_id and help_uri stay empty. The
+// reader knows nothing of rules; the build-toml rule (analyzers/rules/build_toml.cpp) reports
+// these problems as its findings.
 #include <string>
 #include <vector>
 
@@ -26,7 +28,6 @@ class BuildTomlProblems {
   void add(Severity severity, Range range, std::string message, std::vector<Fix> fixes);
 
   std::string file_;
-  std::string help_uri_;
   std::vector<Finding> findings_;
 };
 

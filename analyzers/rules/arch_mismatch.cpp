@@ -5,11 +5,24 @@
 #include <map>
 #include <set>
 
-#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 #include "support/line_index.h"
 
 namespace kl::analyzers {
+namespace {
+void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kArchMismatchRule;  // listed in rule_catalog.cpp
+const Rule kArchMismatchRule = {
+    .id = "arch-mismatch",
+    .default_severity = Severity::Error,
+    .summary = "code active for a build.toml capability uses a feature that architecture lacks",
+    .guidance_page = "references/rules/arch-mismatch.md",
+    .source_check = &check_arch_mismatch,
+};
+
 namespace {
 
 struct Mismatch {
@@ -30,7 +43,7 @@ std::string join_archs(const std::vector<Capability>& archs) {
 // "#if <guard>" above the line and "#endif" below: the simplest edit that makes the use
 // inactive for the archs that lack the feature. Multi-line statements need a wider guard; the
 // message says what to guard, the edit covers the line.
-Fix guard_fix(const RuleInput& input, const FeatureUse& use, const Feature& feature) {
+Fix guard_fix(const SourceInput& input, const FeatureUse& use, const Feature& feature) {
   LineIndex lines(input.text);
   uint32_t line = use.location.range.start.line;
   uint32_t last = std::max(use.location.range.end.line, line);
@@ -49,7 +62,7 @@ Fix guard_fix(const RuleInput& input, const FeatureUse& use, const Feature& feat
 
 // Edits to build.toml: an arch-specific feature on the plain arch ("9.0" using wgmma) is fixed
 // by naming the specific target; otherwise the archs that lack the feature are dropped.
-std::vector<Fix> capability_fixes(const RuleInput& input, const Mismatch& m) {
+std::vector<Fix> capability_fixes(const SourceInput& input, const Mismatch& m) {
   std::vector<Fix> fixes;
   std::vector<TextEdit> retarget;
   for (const auto& lacking : m.lacking) {
@@ -84,9 +97,7 @@ std::vector<Fix> capability_fixes(const RuleInput& input, const Mismatch& m) {
   return fixes;
 }
 
-}  // namespace
-
-void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out) {
+void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out) {
   // Group by (place, feature): one finding lists every arch that lacks it.
   std::map<std::tuple<uint32_t, uint32_t, std::string, std::string>, Mismatch> by_place;
   std::vector<std::tuple<uint32_t, uint32_t, std::string, std::string>> order;
@@ -109,15 +120,12 @@ void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out) {
   }
   for (const auto& key : order) {
     const Mismatch& m = by_place.at(key);
-    Finding f;
-    f.rule_id = std::string(kArchMismatch);
-    f.severity = Severity::Error;
-    f.location = m.use->location;
     std::string what = m.feature->summary.empty() ? "" : " (" + m.feature->summary + ")";
-    f.message = "`" + m.use->spelling + "`" + what + " needs " + m.feature->requirement() + ", but " +
-                input.arch_origin + " builds this code for " + join_archs(m.lacking) +
-                ". Guard it with `#if " + m.feature->guard + "` (and give the other archs a fallback), "
-                "or drop " + join_archs(m.lacking) + " from cuda-capabilities.";
+    std::string message = "`" + m.use->spelling + "`" + what + " needs " + m.feature->requirement() + ", but " +
+                          input.arch_origin + " builds this code for " + join_archs(m.lacking) +
+                          ". Guard it with `#if " + m.feature->guard + "` (and give the other archs a fallback), "
+                          "or drop " + join_archs(m.lacking) + " from cuda-capabilities.";
+    Finding f = kArchMismatchRule.finding(m.use->location, std::move(message));
     for (const auto& lacking : m.lacking) {
       for (const auto& origin : input.origins) {
         if (origin.arch == lacking && origin.location)
@@ -126,9 +134,9 @@ void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out) {
     }
     f.fixes.push_back(guard_fix(input, *m.use, *m.feature));
     for (auto& fix : capability_fixes(input, m)) f.fixes.push_back(std::move(fix));
-    f.help_uri = rule_help_uri(kArchMismatch);
     out.push_back(std::move(f));
   }
 }
 
+}  // namespace
 }  // namespace kl::analyzers

@@ -1,11 +1,28 @@
+// arch-unsupported: a capability in build.toml that is not a CUDA architecture at all ("9.5"),
+// or one the installed toolkit cannot target (CUDA 13 dropped 5.x-7.2). Located on the string
+// in build.toml; reads the build.toml model, the arch table and the toolkit, nothing else.
 #include "analyzers/rules/arch_unsupported.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule.h"
+#include "analyzers/rules/rule_input.h"
 
 namespace kl::analyzers {
+namespace {
+void check_arch_unsupported(const BuildTomlInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kArchUnsupportedRule;  // listed in rule_catalog.cpp
+const Rule kArchUnsupportedRule = {
+    .id = "arch-unsupported",
+    .default_severity = Severity::Error,
+    .summary = "build.toml lists a capability that is unknown or that the installed CUDA toolkit cannot target",
+    .guidance_page = "references/rules/arch-unsupported.md",
+    .build_toml_check = &check_arch_unsupported,
+};
+
 namespace {
 
 // Arch-specific ('a') targets exist from 9.0 on, family ('f') targets from 10.0 on.
@@ -29,24 +46,14 @@ std::string nearest_known(const Capability& wanted, const ArchTable& archs) {
 }
 
 Finding make(const CapabilityEntry& entry, const BuildConfig& config, std::string message) {
-  Finding f;
-  f.rule_id = std::string(kArchUnsupported);
-  f.severity = Severity::Error;
-  f.location = {config.file.string(), entry.range};
-  f.message = std::move(message);
-  f.help_uri = rule_help_uri(kArchUnsupported);
-  return f;
+  return kArchUnsupportedRule.finding({config.file.string(), entry.range}, std::move(message));
 }
 
-}  // namespace
-
-bool capability_is_usable(const Capability& capability, const ArchTable& archs, const CudaToolkit* toolkit) {
-  if (!archs.find(capability) || !variant_exists(capability)) return false;
-  return !toolkit || toolkit->can_target(capability);
-}
-
-void check_arch_unsupported(const BuildConfig& config, const ArchTable& archs, const CudaToolkit* toolkit,
-                            std::vector<Finding>& out) {
+void check_arch_unsupported(const BuildTomlInput& input, std::vector<Finding>& out) {
+  if (!input.parse->config) return;
+  const BuildConfig& config = *input.parse->config;
+  const ArchTable& archs = *input.archs;
+  const CudaToolkit* toolkit = input.toolkit;
   for (const auto& kernel : config.kernels) {
     if (!kernel.cuda_capabilities) continue;
     size_t usable = 0;
@@ -89,16 +96,19 @@ void check_arch_unsupported(const BuildConfig& config, const ArchTable& archs, c
       ++usable;
     }
     if (usable == 0 && !kernel.cuda_capabilities->empty() && toolkit) {
-      Finding f;
-      f.rule_id = std::string(kArchUnsupported);
-      f.severity = Severity::Error;
-      f.location = {config.file.string(), kernel.cuda_capabilities_range};
-      f.message = "no capability of [kernel." + kernel.name + "] can be built with CUDA " + toolkit->version_text() +
-                  ": the builder stops with \"empty set of capabilities after intersection\".";
-      f.help_uri = rule_help_uri(kArchUnsupported);
-      out.push_back(std::move(f));
+      out.push_back(kArchUnsupportedRule.finding(
+          {config.file.string(), kernel.cuda_capabilities_range},
+          "no capability of [kernel." + kernel.name + "] can be built with CUDA " + toolkit->version_text() +
+              ": the builder stops with \"empty set of capabilities after intersection\"."));
     }
   }
+}
+
+}  // namespace
+
+bool capability_is_usable(const Capability& capability, const ArchTable& archs, const CudaToolkit* toolkit) {
+  if (!archs.find(capability) || !variant_exists(capability)) return false;
+  return !toolkit || toolkit->can_target(capability);
 }
 
 }  // namespace kl::analyzers

@@ -10,10 +10,24 @@
 //  - a base only guaranteed less than the width (a byte buffer in shared memory): warning.
 #include <map>
 
-#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 
 namespace kl::analyzers {
+namespace {
+void check_misaligned_access(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+// Error is the provable case; the others lower it (see make()).
+extern const Rule kMisalignedAccessRule;  // listed in rule_catalog.cpp
+const Rule kMisalignedAccessRule = {
+    .id = "misaligned-access",
+    .default_severity = Severity::Error,
+    .summary = "a vector access through an address not provably aligned to its width",
+    .guidance_page = "references/rules/misaligned-access.md",
+    .source_check = &check_misaligned_access,
+};
+
 namespace {
 
 int rank(AlignmentVerdict v) {
@@ -32,15 +46,11 @@ std::string access_words(const MemoryAccess& a) {
 }
 
 Finding make(const MemoryAccess& a, const std::string& other_kernel) {
-  Finding f;
-  f.rule_id = std::string(kMisalignedAccess);
-  f.location = a.location;
-  f.help_uri = rule_help_uri(kMisalignedAccess);
+  Severity severity = kMisalignedAccessRule.default_severity;
   std::string w = std::to_string(a.required_alignment);
   std::string msg;
   switch (a.alignment) {
     case AlignmentVerdict::Misaligned:
-      f.severity = Severity::Error;
       if (a.misaligned_per_thread) {
         msg = "misaligned " + access_words(a) + ": its byte offset depends on the thread index and is not a multiple of " +
               w + " for every thread, so the kernel faults (cudaErrorMisalignedAddress). Index in units of the vector "
@@ -54,7 +64,7 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
       }
       break;
     case AlignmentVerdict::Conditional:
-      f.severity = Severity::Warning;
+      severity = Severity::Warning;
       msg = access_words(a) + " is aligned only when `" + a.alignment_condition +
             "`, and nothing on this path establishes it; otherwise the kernel faults (cudaErrorMisalignedAddress). "
             "Check it before the vector path (e.g. `if (" + a.alignment_condition.substr(0, a.alignment_condition.find(" == 0")) +
@@ -66,7 +76,7 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
       // Information, not a warning: nvcc 13 places __shared__ arrays on 16-byte boundaries in
       // practice (measured on an H200: these accesses never faulted), so this is a promise the
       // code relies on without having it, not a fault that happens today.
-      f.severity = Severity::Information;
+      severity = Severity::Information;
       msg = access_words(a) + ", whose base is only guaranteed " + std::to_string(a.base_alignment) +
             "-byte alignment";
       if (!a.alignment_note.empty()) msg += " (" + a.alignment_note + ")";
@@ -78,14 +88,13 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
       break;
   }
   if (!other_kernel.empty()) msg += " (in " + other_kernel + ")";
-  f.message = std::move(msg);
+  Finding f = kMisalignedAccessRule.finding(a.location, std::move(msg));
+  f.severity = severity;
   for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
   return f;
 }
 
-}  // namespace
-
-void check_misaligned_access(const RuleInput& input, std::vector<Finding>& out) {
+void check_misaligned_access(const SourceInput& input, std::vector<Finding>& out) {
   using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
   std::map<Key, const MemoryAccess*> worst;
   std::vector<Key> order;
@@ -106,4 +115,5 @@ void check_misaligned_access(const RuleInput& input, std::vector<Finding>& out) 
   }
 }
 
+}  // namespace
 }  // namespace kl::analyzers

@@ -1,33 +1,24 @@
 #pragma once
-// The stable list of rules: id, default severity, one-line description, guidance page.
-// The ids are public (SARIF, suppressions, docs); never rename one.
-#include <optional>
+// The catalog: every rule, in one fixed order. Each rule is defined in its own file
+// (analyzers/rules/<id>.cpp, see rule.h); rule_catalog.cpp is the one place that lists them. The
+// order is that of SARIF's rule list and the order the checks run in, so it also decides the
+// order of findings that share a position.
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analyzers/finding.h"
+#include "analyzers/rules/rule.h"
 
 namespace kl::analyzers {
 
-struct RuleInfo {
-  std::string_view id;
-  Severity default_severity;
-  std::string_view summary;
-  std::string_view guidance_page;  // path under skills/cuda-kernels/, e.g. references/rules/arch-mismatch.md
-};
-
-const std::vector<RuleInfo>& rule_catalog();
-const RuleInfo* find_rule(std::string_view id);
-// Link to the rule's guidance page (project repository URL + guidance_page).
+const std::vector<const Rule*>& rule_catalog();
+const Rule* find_rule(std::string_view id);
+// Link to the rule's guidance page; empty for an id that is not in the catalog.
 std::string rule_help_uri(std::string_view id);
 
-inline constexpr std::string_view kArchMismatch = "arch-mismatch";
-inline constexpr std::string_view kArchUnsupported = "arch-unsupported";
-inline constexpr std::string_view kSmemLimit = "smem-limit";
-inline constexpr std::string_view kUncoalescedAccess = "uncoalesced-access";
-inline constexpr std::string_view kMisalignedAccess = "misaligned-access";
-inline constexpr std::string_view kBuildToml = "build-toml";
-inline constexpr std::string_view kFrontend = "frontend";  // the file could only be partly analysed
+// The pseudo-rule of findings that say the file could only be partly analysed. The pipeline,
+// the worker supervisor and the CLI make these findings themselves; rules/frontend.cpp holds its
+// descriptor.
+inline constexpr std::string_view kFrontend = "frontend";
 
 }  // namespace kl::analyzers

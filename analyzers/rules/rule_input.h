@@ -1,14 +1,18 @@
 #pragma once
-// What a source rule reads: the facts of each target arch's parse of one file, the project's
-// capability list with its places in build.toml, and the data tables. Plain data; rules never
-// see clang or LSP.
+// What a rule reads. Plain data; rules never see clang or LSP.
+//  - SourceInput: the facts of each target arch's parse of one file, the project's capability
+//    list with its places in build.toml, and the data tables.
+//  - BuildTomlInput: one build.toml as the project reader understood it (its problems, and the
+//    model when there is one), the arch table and the toolkit.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzers/data/arch_table.h"
 #include "analyzers/data/feature_table.h"
 #include "analyzers/finding.h"
+#include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/model/unit_facts.h"
 #include "analyzers/project/build_config.h"
 
@@ -28,7 +32,7 @@ struct ArchOrigin {
   std::optional<Location> location;
 };
 
-struct RuleInput {
+struct SourceInput {
   std::string file;
   std::string_view text;                    // the source, for fixes that insert lines
   std::vector<ArchFacts> targets;           // archs the file is built for, in build.toml order
@@ -39,20 +43,10 @@ struct RuleInput {
   const FeatureTable* features = nullptr;
 };
 
-using SourceRule = void (*)(const RuleInput&, std::vector<Finding>&);
-
-struct SourceRuleEntry {
-  std::string_view id;
-  SourceRule check;
+struct BuildTomlInput {
+  const BuildConfigParse* parse = nullptr;  // never null; parse->config is empty when unreadable
+  const ArchTable* archs = nullptr;
+  const CudaToolkit* toolkit = nullptr;  // null when none was found, or when there is no config
 };
-
-// Every rule that reads source facts, in a fixed order.
-const std::vector<SourceRuleEntry>& source_rules();
-
-// Each rule's entry point (one file each).
-void check_arch_mismatch(const RuleInput& input, std::vector<Finding>& out);
-void check_smem_limit(const RuleInput& input, std::vector<Finding>& out);
-void check_uncoalesced_access(const RuleInput& input, std::vector<Finding>& out);
-void check_misaligned_access(const RuleInput& input, std::vector<Finding>& out);
 
 }  // namespace kl::analyzers

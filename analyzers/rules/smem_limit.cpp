@@ -6,10 +6,23 @@
 #include <algorithm>
 #include <map>
 
-#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 
 namespace kl::analyzers {
+namespace {
+void check_smem_limit(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kSmemLimitRule;  // listed in rule_catalog.cpp
+const Rule kSmemLimitRule = {
+    .id = "smem-limit",
+    .default_severity = Severity::Error,
+    .summary = "shared memory per block over the limit of an architecture in build.toml",
+    .guidance_page = "references/rules/smem-limit.md",
+    .source_check = &check_smem_limit,
+};
+
 namespace {
 
 std::string kib(uint64_t bytes) {
@@ -19,18 +32,10 @@ std::string kib(uint64_t bytes) {
 }
 
 Finding make(const Location& location, std::string message) {
-  Finding f;
-  f.rule_id = std::string(kSmemLimit);
-  f.severity = Severity::Error;
-  f.location = location;
-  f.message = std::move(message);
-  f.help_uri = rule_help_uri(kSmemLimit);
-  return f;
+  return kSmemLimitRule.finding(location, std::move(message));
 }
 
-}  // namespace
-
-void check_smem_limit(const RuleInput& input, std::vector<Finding>& out) {
+void check_smem_limit(const SourceInput& input, std::vector<Finding>& out) {
   if (input.targets.empty()) return;
   // Kernels and launches do not depend on the arch in practice; take each kernel once, from the
   // first parse that has it, and check it against every target arch's limits.
@@ -140,4 +145,5 @@ void check_smem_limit(const RuleInput& input, std::vector<Finding>& out) {
   }
 }
 
+}  // namespace
 }  // namespace kl::analyzers

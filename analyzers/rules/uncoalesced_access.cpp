@@ -13,10 +13,23 @@
 #include <algorithm>
 #include <map>
 
-#include "analyzers/rules/rule_catalog.h"
+#include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 
 namespace kl::analyzers {
+namespace {
+void check_uncoalesced_access(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kUncoalescedAccessRule;  // listed in rule_catalog.cpp
+const Rule kUncoalescedAccessRule = {
+    .id = "uncoalesced-access",
+    .default_severity = Severity::Warning,
+    .summary = "a global load/store whose address stride between adjacent lanes exceeds its access size",
+    .guidance_page = "references/rules/uncoalesced-access.md",
+    .source_check = &check_uncoalesced_access,
+};
+
 namespace {
 
 int64_t excess(const MemoryAccess& a) { return int64_t{a.sectors_if_aligned} - a.ideal_sectors; }
@@ -125,10 +138,6 @@ std::string gather_message(const MemoryAccess& a) {
 }
 
 Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
-  Finding f;
-  f.rule_id = std::string(kUncoalescedAccess);
-  f.severity = Severity::Warning;
-  f.location = a.location;
   std::string msg;
   switch (cause_of(a)) {
     case Cause::ShiftedWindow: msg = shifted_window_message(a); break;
@@ -137,15 +146,12 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   }
   if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
     msg += " (in " + kernels.front() + (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
-  f.message = std::move(msg);
-  f.help_uri = rule_help_uri(kUncoalescedAccess);
+  Finding f = kUncoalescedAccessRule.finding(a.location, std::move(msg));
   for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
   return f;
 }
 
-}  // namespace
-
-void check_uncoalesced_access(const RuleInput& input, std::vector<Finding>& out) {
+void check_uncoalesced_access(const SourceInput& input, std::vector<Finding>& out) {
   struct Group {
     const MemoryAccess* worst = nullptr;
     std::vector<std::string> kernels;
@@ -171,4 +177,5 @@ void check_uncoalesced_access(const RuleInput& input, std::vector<Finding>& out)
   }
 }
 
+}  // namespace
 }  // namespace kl::analyzers

@@ -76,7 +76,7 @@ std::optional<Guidance> SkillGuidance::for_construct(const Construct& construct,
 }
 
 std::optional<Guidance> SkillGuidance::for_rule(std::string_view rule_id, size_t max_lines) const {
-  const analyzers::RuleInfo* rule = analyzers::find_rule(rule_id);
+  const analyzers::Rule* rule = analyzers::find_rule(rule_id);
   for (const auto& skill : catalog_->find_all(kCudaKernelsSkill)) {
     const SkillSectionIndex& index = skill->sections();
     if (const SkillSection* section = index.find_rule(rule_id))

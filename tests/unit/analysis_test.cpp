@@ -183,3 +183,40 @@ TEST_CASE("the preamble cache gives the same findings on a re-parse after an edi
   CHECK(of_rule(second, "arch-mismatch")[0]->location.range.start.column ==
         of_rule(first, "arch-mismatch")[0]->location.range.start.column + 2);
 }
+
+TEST_CASE("build.toml: the reader's problems and arch-unsupported, by position, each as its rule's finding") {
+  const std::string text = R"([general]
+name = "rmsnorm"
+version = "1"
+edition = 5
+license = "apache-2.0"
+backends = ["cuda"]
+
+[torch]
+src = ["torch-ext/torch_binding.cpp"]
+
+[kernel.rmsnorm]
+backend = "cuda"
+depends = ["torch"]
+src = ["rmsnorm_cuda/rmsnorm.cu"]
+cuda-capabilities = ["8.0", "13.7"]
+)";
+  Analyzer analyzer{AnalysisSettings{}};
+  auto findings = analyzer.analyze_build_toml(temp_file("build.toml"), text);
+  REQUIRE(findings.size() == 2);
+  CHECK(findings[0].rule_id == "build-toml");
+  CHECK(findings[0].severity == Severity::Error);
+  CHECK(findings[0].location.range.start.line == 2);
+  CHECK(findings[0].help_uri.find("references/rules/build-toml.md") != std::string::npos);
+  CHECK(findings[1].rule_id == "arch-unsupported");
+  CHECK(findings[1].severity == Severity::Error);
+  CHECK(findings[1].location.range.start.line == 14);
+  CHECK(findings[1].help_uri.find("references/rules/arch-unsupported.md") != std::string::npos);
+
+  AnalysisSettings without_build_toml;
+  without_build_toml.disabled_rules = {"build-toml"};
+  Analyzer quieter{without_build_toml};
+  auto rest = quieter.analyze_build_toml(temp_file("build.toml"), text);
+  REQUIRE(rest.size() == 1);
+  CHECK(rest[0].rule_id == "arch-unsupported");
+}

@@ -182,14 +182,14 @@ TEST_CASE("constructs are found at the cursor, in the right scope") {
 }
 
 TEST_CASE("every rule in the catalog has a guidance page") {
-  for (const auto& rule : kl::analyzers::rule_catalog()) {
-    if (rule.id == kl::analyzers::kFrontend) continue;
-    INFO(rule.id);
+  for (const kl::analyzers::Rule* rule : kl::analyzers::rule_catalog()) {
+    if (rule->id == kl::analyzers::kFrontend) continue;
+    INFO(rule->id);
     CHECK(fs::exists(kSource / "skills" / "cuda-kernels" / "references" / "rules" /
-                     (std::string(rule.id) + ".md")));
-    auto g = guidance().for_rule(rule.id);
+                     (std::string(rule->id) + ".md")));
+    auto g = guidance().for_rule(rule->id);
     REQUIRE(g);
-    CHECK(g->relative_file == "references/rules/" + std::string(rule.id) + ".md");
+    CHECK(g->relative_file == "references/rules/" + std::string(rule->id) + ".md");
     CHECK(g->line == 0);
     CHECK(body_lines(g->markdown) >= 3);
   }

@@ -1,0 +1,318 @@
+// Calls: arguments, CUDA's memory intrinsics, compiler builtins, inlining the user's functions,
+// overloaded operators, constructors (dim3 among them) and, in host code, kernel launches.
+// See access_interpreter_impl.h for the contracts.
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+
+#include <algorithm>
+
+#include "analyzers/frontend/device_parser.h"
+#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/device_code.h"
+#include "analyzers/model/safe_types.h"
+
+namespace kl::analyzers {
+
+using interpreter::canonical;
+using interpreter::Env;
+using interpreter::Frame;
+using interpreter::kMaxInlineDepth;
+using interpreter::LValue;
+using interpreter::Value;
+
+Value AccessInterpreter::Impl::eval_argument(const clang::Expr* arg, const clang::ParmVarDecl* param,
+                                             Env& env, bool bind_reference) {
+  bool by_reference = param && is_reference_type(param->getType());
+  if (by_reference && arg->isGLValue()) {
+    LValue lv = eval_lvalue(arg, env);
+    if (lv.kind == LValue::Kind::Memory) {
+      if (bind_reference) {
+        Value ref = lv.address;
+        ref.reference = true;
+        return ref;
+      }
+      // A function we do not inline reads the referenced object.
+      record(arg, lv.address, lv.type, false, false, env);
+      return Value::none(memory_variation(lv.address));
+    }
+    if (lv.kind == LValue::Kind::Var) {
+      if (!non_reference(param->getType()).isConstQualified() && !quiet) {
+        Value before = read(lv, arg, env);
+        havoc(lv.var, env);
+        return before;
+      }
+      return read(lv, arg, env);
+    }
+    return eval(arg, env);
+  }
+  return eval(arg, env);
+}
+
+Value AccessInterpreter::Impl::eval_call(const clang::CallExpr* call, Env& env) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  std::string name = callee && callee->getIdentifier() ? callee->getName().str() : "";
+  if (!name.empty() && !host_mode)
+    if (std::optional<Value> v = eval_memory_intrinsic(call, name, env)) return *v;
+  if (std::optional<Value> v = eval_compiler_builtin(call, name, env)) return *v;
+  const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
+  if (should_inline(definition) && !quiet) return inline_call(call, definition, env);
+  return eval_opaque_call(call, name, env);
+}
+
+// CUDA's load/store intrinsics and atomics (device code only): the access through their first
+// argument. Nothing for any other name.
+std::optional<Value> AccessInterpreter::Impl::eval_memory_intrinsic(const clang::CallExpr* call,
+                                                                    const std::string& name, Env& env) {
+  auto arg = [&](unsigned i) { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+  if (name == "__ldg" || name == "__ldca" || name == "__ldcg" || name == "__ldcs" || name == "__ldlu" ||
+      name == "__ldcv") {
+    Value p = eval(arg(0), env);
+    if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), false, false, env);
+    if (is_integral_type(call->getType()))
+      return opaque(memory_variation(p), text_of(call), Congruence::unknown(), false, /*loaded=*/true);
+    return Value::none(memory_variation(p));
+  }
+  if (name == "__stcg" || name == "__stcs" || name == "__stwb" || name == "__stwt") {
+    Value p = eval(arg(0), env);
+    eval(arg(1), env);
+    if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), true, false, env);
+    return Value::none();
+  }
+  if (llvm::StringRef(name).starts_with("atomic") && call->getNumArgs() >= 1 && is_pointer_type(arg(0)->getType())) {
+    Value p = eval(arg(0), env);
+    for (unsigned i = 1; i < call->getNumArgs(); ++i) eval(arg(i), env);
+    if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), true, true, env);
+    return opaque(Variation::Varying, "");
+  }
+  return std::nullopt;
+}
+
+// __builtin_assume (a fact on the path), __builtin_expect (its value), __builtin_assume_aligned
+// (a congruence of the pointer's address). Nothing for any other name.
+std::optional<Value> AccessInterpreter::Impl::eval_compiler_builtin(const clang::CallExpr* call,
+                                                                    const std::string& name, Env& env) {
+  auto arg = [&](unsigned i) { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+  if (name == "__builtin_assume" && call->getNumArgs() == 1) {
+    assume(arg(0), true, env);
+    return Value::none();
+  }
+  if (name == "__builtin_expect" && call->getNumArgs() >= 1) return eval(arg(0), env);
+  if (name == "__builtin_assume_aligned" && call->getNumArgs() >= 2) {
+    Value p = eval(arg(0), env);
+    if (auto n = constant_value(arg(1), ctx); n && p.kind == Value::Kind::Pointer && p.base >= 0 && !quiet) {
+      if (auto form = Poly::atom(bases[p.base].address).plus(p.form))
+        env.facts.add_congruence(atoms, *form, Congruence::multiple_of(static_cast<uint64_t>(*n)));
+    }
+    return p;
+  }
+  return std::nullopt;
+}
+
+// A user function the interpreter follows: in device code the user's __device__ functions, in
+// host code the functions on a path to a launch; within the inlining depth, never recursively.
+bool AccessInterpreter::Impl::should_inline(const clang::FunctionDecl* definition) const {
+  bool in_user_code = definition && definition->hasBody() && view.is_user_location(definition->getLocation());
+  bool wanted = host_mode ? (host_inlinable && in_user_code && host_inlinable->count(definition) > 0)
+                          : (in_user_code && is_device_function(*definition) && !is_kernel(*definition));
+  return wanted && static_cast<int>(frames.size()) <= kMaxInlineDepth &&
+         std::none_of(frames.begin(), frames.end(), [&](const Frame& f) { return f.function == definition; });
+}
+
+// A call not followed: the arguments are still evaluated (their loads happen), the result is
+// opaque; a call that does not return ends the path.
+Value AccessInterpreter::Impl::eval_opaque_call(const clang::CallExpr* call, const std::string& name,
+                                                Env& env) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  auto arg = [&](unsigned i) { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+  Variation v = Variation::Uniform;
+  for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+    const clang::ParmVarDecl* param = callee && i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
+    v = max_variation(v, variation_of(eval_argument(arg(i), param, env, false)));
+  }
+  if (auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
+    v = max_variation(v, variation_of(eval(member->getImplicitObjectArgument(), env)));
+  if (callee && callee->isNoReturn()) env.dead = true;
+  if (name == "__trap" || name == "__assert_fail" || name == "__builtin_unreachable" || name == "abort")
+    env.dead = true;
+  clang::QualType t = call->getType();
+  if (host_mode && is_pointer_type(t)) {
+    // A pointer a host function gets back (an allocation, a tensor's data): assumed to start
+    // an allocation, like kernel pointer parameters.
+    int id = add_base(text_of(call), MemorySpace::Global, options.assumed_pointer_alignment, std::nullopt);
+    return Value::pointer(id, Poly());
+  }
+  if (is_integral_type(t)) return opaque(v, text_of(call));
+  return Value::none(v);
+}
+
+Value AccessInterpreter::Impl::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* definition,
+                                           Env& env) {
+  Env callee_env;
+  callee_env.facts = env.facts;
+  callee_env.guards = env.guards;
+  std::vector<const clang::VarDecl*> out_params;
+  unsigned first_arg = 0;
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(definition)) first_arg = 1;
+  for (unsigned i = 0; i < definition->getNumParams(); ++i) {
+    const clang::ParmVarDecl* param = definition->getParamDecl(i);
+    unsigned a = i + first_arg;
+    Value v;
+    if (a < call->getNumArgs()) v = eval_argument(call->getArg(a), param, env, true);
+    else if (param->hasDefaultArg() && param->getDefaultArg()) v = eval(param->getDefaultArg(), env);
+    callee_env.vars[canonical(param)] = v;
+  }
+  if (auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument(), env);
+  Frame frame;
+  frame.function = definition;
+  frame.call_site = view.location_of(call->getSourceRange());
+  frame.returns_reference = is_reference_type(definition->getReturnType());
+  frames.push_back(frame);
+  exec(definition->getBody(), callee_env);
+  Frame done = std::move(frames.back());
+  frames.pop_back();
+  if (done.returns.empty()) {
+    if (is_integral_type(definition->getReturnType())) return opaque(Variation::Varying, text_of(call));
+    return Value::none(Variation::Varying);
+  }
+  Value result = done.returns.front();
+  for (size_t i = 1; i < done.returns.size(); ++i) result = join_values(result, done.returns[i]);
+  if (result.kind == Value::Kind::None && is_integral_type(definition->getReturnType()))
+    return opaque(result.variation, text_of(call));
+  return result;
+}
+
+Value AccessInterpreter::Impl::eval_operator_call(const clang::CXXOperatorCallExpr* op, Env& env) {
+  clang::OverloadedOperatorKind kind = op->getOperator();
+  const clang::FunctionDecl* callee = op->getDirectCallee();
+  bool assignment = kind == clang::OO_Equal || kind == clang::OO_PlusEqual || kind == clang::OO_MinusEqual ||
+                    kind == clang::OO_StarEqual || kind == clang::OO_SlashEqual;
+  const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
+  bool user_code = definition && definition->hasBody() && view.is_user_location(definition->getLocation()) &&
+                   is_device_function(*definition);
+  if (assignment && op->getNumArgs() == 2 && !user_code) {
+    // Copy/compound assignment of a class value (float4, __half2): a store to the left side,
+    // a load of the right side when it is memory.
+    const clang::Expr* rhs = op->getArg(1);
+    LValue src = rhs->isGLValue() ? eval_lvalue(rhs, env) : LValue();
+    if (src.kind == LValue::Kind::Memory) record(rhs, src.address, src.type, false, false, env);
+    else eval(rhs, env);
+    LValue dst = eval_lvalue(op->getArg(0), env);
+    if (dst.kind == LValue::Kind::Memory) {
+      if (kind != clang::OO_Equal) record(op->getArg(0), dst.address, dst.type, false, false, env);
+      record(op->getArg(0), dst.address, dst.type, true, false, env);
+    } else if (dst.kind == LValue::Kind::Var && !quiet) {
+      env.vars[dst.var] = Value::none(variation_of(eval(rhs, env)));
+    }
+    return Value::none();
+  }
+  if (user_code && !host_mode && !quiet && static_cast<int>(frames.size()) <= kMaxInlineDepth)
+    return inline_call(op, definition, env);
+  Variation v = Variation::Uniform;
+  for (unsigned i = 0; i < op->getNumArgs(); ++i) {
+    const clang::ParmVarDecl* param = nullptr;
+    if (callee) {
+      bool method = llvm::isa<clang::CXXMethodDecl>(callee);
+      if (method && i == 0) {
+        v = max_variation(v, variation_of(eval_argument(op->getArg(0), nullptr, env, false)));
+        const clang::Expr* object = op->getArg(0);
+        if (object->isGLValue()) {
+          LValue lv = eval_lvalue(object, env);
+          if (lv.kind == LValue::Kind::Memory) record(object, lv.address, lv.type, false, false, env);
+        }
+        continue;
+      }
+      unsigned p = method ? i - 1 : i;
+      if (p < callee->getNumParams()) param = callee->getParamDecl(p);
+    }
+    v = max_variation(v, variation_of(eval_argument(op->getArg(i), param, env, false)));
+  }
+  if (is_integral_type(op->getType())) return opaque(v, text_of(op));
+  return Value::none(v);
+}
+
+Value AccessInterpreter::Impl::eval_construct(const clang::CXXConstructExpr* construct, Env& env) {
+  const clang::CXXConstructorDecl* ctor = construct->getConstructor();
+  const clang::CXXRecordDecl* record_decl = ctor ? ctor->getParent() : nullptr;
+  if (record_decl && record_decl->getName() == "dim3") {
+    Value d;
+    d.kind = Value::Kind::Dim3;
+    for (int i = 0; i < 3; ++i) d.dims[i] = Poly::constant(1);
+    if (construct->getNumArgs() == 1 && !construct->getArg(0)->getType().isNull() &&
+        construct->getArg(0)->getType()->getAsCXXRecordDecl() == record_decl) {
+      Value src = eval(construct->getArg(0), env);
+      if (src.kind == Value::Kind::Dim3) return src;
+      LValue lv = eval_lvalue(construct->getArg(0), env);
+      if (lv.kind == LValue::Kind::Var)
+        if (auto it = env.vars.find(lv.var); it != env.vars.end() && it->second.kind == Value::Kind::Dim3) return it->second;
+      return Value::none();
+    }
+    for (unsigned i = 0; i < construct->getNumArgs() && i < 3; ++i) {
+      Value v = eval(construct->getArg(i), env);
+      d.dims[i] = v.kind == Value::Kind::Int ? v.form : opaque(Variation::Uniform, "").form;
+    }
+    return d;
+  }
+  if (ctor && ctor->isCopyOrMoveConstructor() && construct->getNumArgs() >= 1) {
+    const clang::Expr* src = construct->getArg(0);
+    if (src->isGLValue()) {
+      LValue lv = eval_lvalue(src, env);
+      if (lv.kind == LValue::Kind::Memory) {
+        record(src, lv.address, lv.type, false, false, env);
+        return Value::none(memory_variation(lv.address));
+      }
+      if (lv.kind == LValue::Kind::Var || lv.kind == LValue::Kind::Field) return read(lv, src, env);
+    }
+    return eval(src, env);
+  }
+  Variation v = Variation::Uniform;
+  for (unsigned i = 0; i < construct->getNumArgs(); ++i) {
+    const clang::ParmVarDecl* param = ctor && i < ctor->getNumParams() ? ctor->getParamDecl(i) : nullptr;
+    v = max_variation(v, variation_of(eval_argument(construct->getArg(i), param, env, false)));
+  }
+  return Value::none(v);
+}
+
+Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env) {
+  LaunchObservation obs;
+  const clang::FunctionDecl* kernel = launch->getDirectCallee();
+  if (!kernel) {
+    const clang::Expr* callee = launch->getCallee()->IgnoreParenImpCasts();
+    if (auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(callee)) kernel = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+  }
+  std::vector<Value> args;
+  for (unsigned i = 0; i < launch->getNumArgs(); ++i) args.push_back(eval(launch->getArg(i), env));
+  if (!kernel || !launches || !host_mode) return Value::none();
+  obs.kernel = kernel->getCanonicalDecl();
+  obs.location = view.location_of(launch->getSourceRange());
+  if (const clang::CallExpr* config = launch->getConfig(); config && config->getNumArgs() > 1) {
+    Value b = eval(config->getArg(1), env);
+    if (b.kind == Value::Kind::Int) {
+      b.kind = Value::Kind::Dim3;
+      b.dims = {b.form, Poly::constant(1), Poly::constant(1)};
+    }
+    if (b.kind == Value::Kind::Dim3) {
+      for (int d = 0; d < 3; ++d) {
+        Poly dim = with_known_values(b.dims[d], env.facts);
+        if (auto c = dim.constant_value(); c && *c > 0 && *c <= 1024) obs.block[d] = static_cast<uint32_t>(*c);
+      }
+    }
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Value& v = args[i];
+    std::optional<Congruence> c;
+    if (v.kind == Value::Kind::Pointer && v.base >= 0) {
+      if (auto form = Poly::atom(bases[v.base].address).plus(v.form)) c = congruence_of(atoms, *form, &env.facts);
+    } else if (v.kind == Value::Kind::Int) {
+      c = congruence_of(atoms, with_known_values(v.form, env.facts), &env.facts);
+    }
+    obs.arguments.push_back(c);
+    obs.argument_texts.push_back(text_of(launch->getArg(i)));
+  }
+  launches->push_back(std::move(obs));
+  return Value::none();
+}
+
+}  // namespace kl::analyzers

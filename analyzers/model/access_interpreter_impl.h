@@ -1,0 +1,337 @@
+#pragma once
+// The access interpreter's implementation, shared by its parts (internal to model/access_*.cpp;
+// nothing outside them includes this). One struct, AccessInterpreter::Impl, holds the state of
+// the function being analysed; its methods are defined in one file per job:
+//
+//   access_interpreter.cpp  the state: reset, atoms and bases, entry points, parameters
+//   access_values.cpp       the value domain (Value, Env, joins; see access_values.h)
+//   access_evaluator.cpp    expressions: eval, operators, casts, arithmetic on forms
+//   access_places.cpp       lvalues (eval_lvalue), read, write, havoc
+//   access_calls.cpp        calls, intrinsics, inlining, operators, constructors, launches
+//   access_executor.cpp     statements (exec), loops, if/switch; conditions (assume, relation)
+//   access_recorder.cpp     record: MemoryAccess, coalescing and alignment verdicts
+//
+// Contracts every part keeps:
+// - Bounded work. eval and exec count one step each (kMaxSteps per analysed function; past it
+//   values are opaque and statements skipped). eval, eval_lvalue and exec each hold a
+//   NestingGuard: past kMaxNesting levels of nesting they return "unknown" without looking
+//   further, so generated code cannot exhaust the stack. Helpers they call hold no guard of
+//   their own: interpreting recursion must go through one of the three. The other recursive
+//   walks are assume_impl (depth 8) and collect_modifications/mentions_any, which only read the
+//   AST (as deep as it is, a few hundred bytes of stack a level).
+// - Clang types are asked through safe_types.h (or after an explicit null/dependent check):
+//   error recovery and templates hand the model null, dependent and error-containing types.
+// - No reference or iterator into `env.vars` is held across a nested evaluation: any eval or
+//   exec can replace the whole environment (a `?:` assigns the join of its two arms, an if the
+//   join of its branches). Take the value out, or look the variable up again afterwards.
+// - `quiet` > 0 (conditions being assumed, a loop step being evaluated for its value): record
+//   and write do nothing, no local is havocked or assigned, no call is inlined, and
+//   __builtin_assume_aligned adds no fact. Conditions still add theirs (that is assume's job).
+// - `bases` and `atoms` only grow during one analysis; indices into them stay valid. A
+//   reference into `bases` stays valid only until the next add_base.
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/OperationKinds.h>
+#include <clang/AST/PrettyPrinter.h>
+#include <clang/AST/Type.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzers/model/access_interpreter.h"
+#include "analyzers/model/access_values.h"
+#include "analyzers/model/access_warp.h"
+#include "analyzers/model/affine_form.h"
+#include "analyzers/model/safe_types.h"
+
+namespace clang {
+class AbstractConditionalOperator;
+class ArraySubscriptExpr;
+class BinaryOperator;
+class CallExpr;
+class CastExpr;
+class CUDAKernelCallExpr;
+class CXXConstructExpr;
+class CXXOperatorCallExpr;
+class DeclRefExpr;
+class DeclStmt;
+class Expr;
+class IfStmt;
+class MemberExpr;
+class ParmVarDecl;
+class PseudoObjectExpr;
+class ReturnStmt;
+class Stmt;
+class SwitchStmt;
+class UnaryExprOrTypeTraitExpr;
+class UnaryOperator;
+}  // namespace clang
+
+namespace kl::analyzers {
+
+namespace interpreter {
+
+inline constexpr int kMaxInlineDepth = 4;
+inline constexpr size_t kMaxSteps = 200000;  // statements and expressions per analysed function
+// Nesting of expressions and statements the interpreter follows before it calls the rest
+// unknown: generated code (a 5,000-term sum, a deeply nested ?: chain) must not exhaust the
+// stack. Each level costs well under 2 KB of stack; analyses run on a 64 MB thread.
+inline constexpr int kMaxNesting = 512;
+
+// Counts one level of expression/statement nesting for as long as it lives.
+class NestingGuard {
+ public:
+  explicit NestingGuard(int& depth) : depth_(depth) { ++depth_; }
+  ~NestingGuard() { --depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+  bool too_deep() const { return depth_ > kMaxNesting; }
+
+ private:
+  int& depth_;
+};
+
+// Modifications of one variable inside a loop.
+struct Modification {
+  int count = 0;
+  bool simple_step = false;           // `v += e`, `v -= e`, `++v`, `v = v + e`
+  bool top_level = false;             // in the increment, or a direct statement of the body
+  const clang::Expr* step = nullptr;  // e (nullptr for ++/--)
+  bool negative = false;
+  bool address_taken = false;
+};
+
+// threadIdx, blockIdx, blockDim, gridDim: `which` 0..3.
+inline bool is_builtin_index(const clang::VarDecl* var, int& which) {
+  static const char* names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+  if (!var || !var->getIdentifier()) return false;
+  llvm::StringRef name = var->getName();
+  for (int i = 0; i < 4; ++i)
+    if (name == names[i]) {
+      which = i;
+      return true;
+    }
+  return false;
+}
+
+inline const clang::VarDecl* canonical(const clang::VarDecl* v) {
+  return v ? v->getCanonicalDecl() : nullptr;
+}
+
+}  // namespace interpreter
+
+struct AccessInterpreter::Impl {
+  using Base = interpreter::Base;
+  using Env = interpreter::Env;
+  using Frame = interpreter::Frame;
+  using LValue = interpreter::LValue;
+  using Modification = interpreter::Modification;
+  using Value = interpreter::Value;
+  using ModificationMap = std::map<const clang::VarDecl*, Modification>;
+
+  clang::ASTContext& ctx;
+  const SourceView& view;
+  ModelOptions options;
+  clang::PrintingPolicy policy;
+
+  // Per analysed function; reset() clears them.
+  AtomTable atoms;
+  std::vector<Base> bases;
+  std::map<const clang::VarDecl*, int> static_bases;
+  std::map<std::string, int> path_bases;
+  std::vector<Frame> frames;                           // inlined calls, innermost last
+  std::vector<MemoryAccess>* out = nullptr;            // kernels: where records go
+  std::vector<LaunchObservation>* launches = nullptr;  // host functions: where launches go
+  bool host_mode = false;
+  int quiet = 0;
+  size_t steps = 0;
+  int nesting_depth = 0;
+  std::string kernel_name;
+  BlockShape block;
+  AtomId thread[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  AtomId block_dim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  const KernelLaunchFacts* launch_facts = nullptr;
+  const std::set<const clang::FunctionDecl*>* host_inlinable = nullptr;
+
+  Impl(clang::ASTContext& c, const SourceView& v, const ModelOptions& o)
+      : ctx(c), view(v), options(o), policy(c.getLangOpts()) {
+    policy.SuppressTagKeyword = true;
+    policy.SuppressScope = false;
+  }
+
+  // ---------------------------------------------------------------- state (access_interpreter.cpp)
+  // Entry points: reset the state, bind the parameters, execute the body.
+
+  void reset();
+  void analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& facts,
+                      std::vector<MemoryAccess>& sink);
+  void observe_launches(const clang::FunctionDecl& host,
+                        const std::set<const clang::FunctionDecl*>& inlinable,
+                        std::vector<LaunchObservation>& sink);
+  // Each parameter's value at entry: a pointer is a fresh global base (aligned as assumed, or as
+  // every launch says), an integer a parameter atom, a by-value struct an aggregate path.
+  void bind_parameters(const clang::FunctionDecl& f, Env& env);
+  std::string function_display_name(const clang::FunctionDecl& f) const;
+
+  // Atoms and bases. These add atoms/bases and read nothing of any Env.
+  std::string text_of(const clang::Expr* e, size_t limit = 60) const;  // the source, one line
+  AtomId builtin_atom(int which, int dim);  // threadIdx.x ... (interned; remembers thread/blockDim)
+  Poly size_form(clang::QualType t);        // a constant, or a sizeof atom for dependent types
+  int add_base(const std::string& name, MemorySpace space, uint64_t alignment,
+               std::optional<Congruence> address, std::string note = "");
+  int static_base(const clang::VarDecl* var);  // one base per __shared__/global/local array variable
+  int path_base(const std::string& path);      // one base per pointer field of a struct parameter
+
+  std::optional<int64_t> type_size(clang::QualType t) const { return concrete_size(ctx, t); }
+  uint64_t type_align(clang::QualType t) const { return concrete_alignment(ctx, t); }
+  clang::QualType pointee(clang::QualType t) const { return pointee_type(t); }
+
+  // ---------------------------------------------------------------- values (access_values.cpp)
+
+  Value opaque(Variation v, const std::string& name, Congruence c = Congruence::unknown(),
+               bool parameter_like = false, bool loaded = false) {
+    return interpreter::opaque_value(atoms, v, name, c, parameter_like, loaded);
+  }
+  Variation variation_of(const Value& v) const { return interpreter::variation_of(atoms, v); }
+  Variation memory_variation(const Value& address) const {
+    return interpreter::memory_variation(atoms, address);
+  }
+  Value join_values(const Value& a, const Value& b) { return interpreter::join_values(atoms, a, b); }
+  Env join(const Env& a, const Env& b) { return interpreter::join(atoms, a, b); }
+
+  // ---------------------------------------------------------------- expressions (access_evaluator.cpp)
+  // eval(e, env): the value of `e` on the path `env`, after its effects on that path: loads and
+  // stores recorded, assignments and increments written into env.vars, address-taken locals
+  // havocked, calls inlined (or their reference arguments havocked), env.dead set by calls that
+  // do not return, facts added by __builtin_assume(_aligned). A conditional operator replaces
+  // `env` with the join of its arms. Reads ctx, view, frames; adds atoms and bases.
+
+  Value eval(const clang::Expr* e, Env& env);
+  // The children of an expression evaluated for their effects; an untracked value as varying
+  // as they are.
+  Value eval_parts(const clang::Expr* e, Env& env);
+  Value eval_decl_ref(const clang::DeclRefExpr* ref, Env& env);
+  Value eval_pseudo(const clang::PseudoObjectExpr* pseudo, Env& env);  // threadIdx.x and friends
+  Value eval_trait(const clang::UnaryExprOrTypeTraitExpr* trait);
+  Value eval_cast(const clang::CastExpr* cast, Env& env);
+  Value eval_array_decay(const clang::Expr* sub, Env& env);
+  Value eval_reinterpreting_cast(const clang::CastExpr* cast, Env& env);
+  Value eval_unary(const clang::UnaryOperator* un, Env& env);
+  Value eval_binary(const clang::BinaryOperator* bin, Env& env);
+  Value eval_assignment(const clang::BinaryOperator* bin, Env& env);
+  Value eval_conditional(const clang::AbstractConditionalOperator* cond, Env& env);
+  // `l op r` on values already evaluated (pointer arithmetic scales by the pointee's size).
+  Value combine(clang::BinaryOperatorKind op, const Value& l, const Value& r, clang::QualType lt,
+                clang::QualType rt, const clang::Expr* e);
+
+  // Arithmetic on forms. These add atoms and read nothing of any Env; `e` only names the
+  // opaque value a failed operation gives.
+  Value int_or_opaque(std::optional<Poly> p, Variation fallback, const clang::Expr* e);
+  Value pointer_add(const Value& ptr, const Poly& index, clang::QualType element, bool subtract,
+                    const clang::Expr* e);
+  Value quotient(const Poly& inner, const Poly& divisor);
+  Value remainder(const Poly& inner, const Poly& divisor, const clang::Expr* e);
+  Value int_binary(clang::BinaryOperatorKind op, const Poly& l, const Poly& r, const clang::Expr* e);
+
+  // ---------------------------------------------------------------- places (access_places.cpp)
+  // eval_lvalue(e, env): what `e` designates, after the effects of evaluating its parts (the
+  // pointer and index of `p[i]`, the object of `s.f`); it reads or writes nothing itself.
+  // read/write go through a place: memory is recorded (loads and stores), a variable is looked
+  // up in or written to env.vars (write does nothing while quiet).
+
+  LValue eval_lvalue(const clang::Expr* e, Env& env);
+  LValue decl_ref_lvalue(const clang::DeclRefExpr* ref, Env& env);
+  LValue subscript_lvalue(const clang::ArraySubscriptExpr* sub, Env& env);
+  LValue deref_lvalue(const clang::UnaryOperator* un, Env& env);
+  LValue call_lvalue(const clang::CallExpr* call, Env& env);
+  LValue eval_member_lvalue(const clang::MemberExpr* member, Env& env);
+  Value read(const LValue& lv, const clang::Expr* e, Env& env);
+  void write(const LValue& lv, const Value& value, const clang::Expr* e, Env& env);
+  // The variable's value becomes unknown (it may change behind the interpreter's back).
+  void havoc(const clang::VarDecl* var, Env& env);
+
+  // ---------------------------------------------------------------- calls (access_calls.cpp)
+  // Same contract as eval. An inlined call runs the callee's body in a fresh Env (the caller's
+  // facts and guards, the parameters bound to the arguments) under a new Frame; what it does to
+  // the caller's env is what evaluating the arguments does (a non-const reference argument to
+  // a local that is not bound to memory havocs it).
+
+  // An argument for `param`: a reference parameter bound to memory is the address (with
+  // `bind_reference`, for inlining) or a load; a non-const reference to a local havocs it.
+  Value eval_argument(const clang::Expr* arg, const clang::ParmVarDecl* param, Env& env, bool bind_reference);
+  Value eval_call(const clang::CallExpr* call, Env& env);
+  std::optional<Value> eval_memory_intrinsic(const clang::CallExpr* call, const std::string& name, Env& env);
+  std::optional<Value> eval_compiler_builtin(const clang::CallExpr* call, const std::string& name, Env& env);
+  bool should_inline(const clang::FunctionDecl* definition) const;
+  Value eval_opaque_call(const clang::CallExpr* call, const std::string& name, Env& env);
+  Value inline_call(const clang::CallExpr* call, const clang::FunctionDecl* definition, Env& env);
+  Value eval_operator_call(const clang::CXXOperatorCallExpr* op, Env& env);
+  Value eval_construct(const clang::CXXConstructExpr* construct, Env& env);
+  // Host code: appends a LaunchObservation (block shape, what each argument is known to be).
+  Value eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env);
+
+  // ---------------------------------------------------------------- conditions (access_executor.cpp)
+  // assume(cond, truth, env): `env` is a path on which `cond` is `truth`; adds the facts and
+  // lane guards that follow to env.facts/env.guards. Evaluates (parts of) the condition again,
+  // quietly: callers evaluate the condition itself, once, for its effects.
+
+  void assume(const clang::Expr* cond, bool truth, Env& env);
+  void assume_impl(const clang::Expr* cond, bool truth, Env& env, int depth);
+  // Is `e` written `X % K` or `X & (2^k - 1)`? Then X and the power-of-two part of K.
+  bool remainder_pattern(const clang::Expr* e, const clang::Expr*& x, int& bits);
+  // `lhs op rhs` (rhs null: `lhs != 0`) holds when `truth`.
+  void relation(const clang::Expr* lhs, const clang::Expr* rhs, clang::BinaryOperatorKind op, bool truth,
+                Env& env);
+
+  // ---------------------------------------------------------------- statements (access_executor.cpp)
+  // exec(s, env): `env` becomes the state after `s` on this path; env.dead when no path goes
+  // on (return, break, continue, goto, a call that does not return). Paths that split (if,
+  // ?:, switch cases) are walked separately and joined.
+
+  void exec(const clang::Stmt* s, Env& env);
+  void exec_return(const clang::ReturnStmt* ret, Env& env);
+  void declare(const clang::VarDecl* var, Env& env);
+  // Each case is a path from the switch: walk from every label until the path ends (break,
+  // return). Afterwards the variables the body assigns are unknown.
+  void exec_switch(const clang::SwitchStmt* sw, Env& env);
+  void exec_if(const clang::IfStmt* ifs, Env& env);
+  void exec_loop(const clang::Stmt* init, const clang::DeclStmt* cond_var, const clang::Expr* cond,
+                 const clang::Expr* inc, const clang::Stmt* body, Env& env);
+  // Loop analysis. collect_modifications and mentions_any only read the AST; enter_loop_variable
+  // evaluates a step (quietly) before it takes a reference into entry.vars, and
+  // advance_induction only adds atoms.
+  std::set<const clang::Stmt*> loop_top_level(const clang::Expr* inc, const clang::Stmt* body) const;
+  // Assignments to variables in a loop: which ones step by a loop-invariant amount.
+  void collect_modifications(const clang::Stmt* s, ModificationMap& mods,
+                             const std::set<const clang::Stmt*>& top_level);
+  bool mentions_any(const clang::Stmt* s, const ModificationMap& mods);
+  void enter_loop_variable(const clang::VarDecl* var, const Modification& m, const ModificationMap& mods,
+                           Env& entry, std::map<const clang::VarDecl*, Variation>& havoc_variation);
+  bool advance_induction(const clang::VarDecl* var, const Modification& m, const Poly& step, Value& v);
+  bool raise_stand_ins(const Env& body_env,
+                       std::map<const clang::VarDecl*, Variation>& havoc_variation) const;
+
+  // ---------------------------------------------------------------- records (access_recorder.cpp)
+  // record: appends one MemoryAccess to *out for a load or store of `type` at `address`, when
+  // it is in the user's code, into shared or global memory, and not quiet or host mode. Reads
+  // env's facts and guards and the frames; changes nothing else but `out` (and may intern a
+  // sizeof atom).
+
+  void record(const clang::Expr* e, const Value& address, clang::QualType type, bool store, bool atomic,
+              const Env& env, const std::string& field_of = "");
+  MemoryAccess describe_access(const clang::Expr* e, const Base& base, clang::QualType t, bool store,
+                               bool atomic, const std::string& field_of) const;
+  int64_t access_width(clang::QualType t, std::optional<int64_t> size, uint64_t align, Poly& offset,
+                       MemoryAccess& m);
+  void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,
+                           const Env& env, MemoryAccess& m) const;
+  // The alignment verdict of a vector access of `w` bytes at base + offset.
+  void check_alignment(const Base& base, const Poly& offset_in, uint64_t w, const Env& env,
+                       MemoryAccess& m) const;
+};
+
+}  // namespace kl::analyzers

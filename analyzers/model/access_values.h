@@ -1,0 +1,131 @@
+#pragma once
+// The value domain of the access interpreter (internal to model/access_*.cpp): what a variable
+// or an expression is known to be, what an lvalue designates, the environment of one path, and
+// how two paths' knowledge merges.
+//
+// - A Value is an integer form over atoms, a pointer (a memory base + a byte offset form), a dim3,
+//   a by-value struct parameter (named by its access path), or None (untracked, with how much it
+//   varies across threads).
+// - A Base is one memory object pointers can point into (a pointer parameter, a __shared__ array,
+//   a pointer loaded from memory); values refer to it by index into the interpreter's `bases`.
+// - An Env maps the path's local variables to values and keeps the path's facts and lane guards.
+//
+// The functions here read nothing but their arguments and the atom table; the only change they
+// make is adding atoms (a fresh opaque value, a join's stand-in). No clang nodes are walked: the
+// clang types used are declarations and QualTypes held as data.
+#include <clang/AST/Type.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/finding.h"
+#include "analyzers/model/access_record.h"
+#include "analyzers/model/access_warp.h"
+#include "analyzers/model/affine_form.h"
+
+namespace clang {
+class FunctionDecl;
+class VarDecl;
+}  // namespace clang
+
+namespace kl::analyzers::interpreter {
+
+// A symbolic value.
+struct Value {
+  enum class Kind : uint8_t { None, Int, Pointer, Dim3, Aggregate };
+  Kind kind = Kind::None;
+  Poly form;                                 // Int: the value; Pointer: byte offset from the base
+  int base = -1;                             // Pointer: index into the bases (-1: unknown)
+  bool widened = false;                      // Pointer: went through a cast to a more-aligned pointee
+  bool reference = false;                    // a reference bound to memory (uses load/store)
+  std::array<Poly, 3> dims;                  // Dim3
+  std::string path;                          // Aggregate: a by-value struct parameter ("args")
+  Variation variation = Variation::Uniform;  // None: how the untracked value varies
+
+  static Value none(Variation v = Variation::Uniform) {
+    Value out;
+    out.variation = v;
+    return out;
+  }
+  static Value integer(Poly p) {
+    Value out;
+    out.kind = Kind::Int;
+    out.form = std::move(p);
+    return out;
+  }
+  static Value pointer(int base, Poly offset) {
+    Value out;
+    out.kind = Kind::Pointer;
+    out.base = base;
+    out.form = std::move(offset);
+    return out;
+  }
+  friend bool operator==(const Value& a, const Value& b) {
+    return a.kind == b.kind && a.form == b.form && a.base == b.base && a.widened == b.widened &&
+           a.reference == b.reference && a.dims == b.dims && a.path == b.path && a.variation == b.variation;
+  }
+};
+
+struct Base {
+  std::string name;
+  MemorySpace space = MemorySpace::Unknown;
+  uint64_t alignment = 0;  // proven; 0 unknown
+  AtomId address = 0;
+  std::string note;
+};
+
+struct LValue {
+  enum class Kind : uint8_t { None, Var, Memory, Field, Dim3Field };
+  Kind kind = Kind::None;
+  const clang::VarDecl* var = nullptr;
+  Value address;         // Memory
+  clang::QualType type;  // Memory / Field: the object's type
+  std::string path;      // Field
+  int dim = 0;           // Dim3Field
+  std::string field_of;  // Memory: the struct a member access reaches into
+};
+
+// One path's state. Keys are canonical declarations. A path that cannot continue (after a
+// return, break, __trap) is `dead`; joins ignore it.
+struct Env {
+  std::map<const clang::VarDecl*, Value> vars;
+  PathFacts facts;
+  std::vector<LaneGuard> guards;
+  bool dead = false;
+};
+
+// One inlined call: what its return statements returned.
+struct Frame {
+  const clang::FunctionDecl* function = nullptr;
+  std::vector<Value> returns;
+  std::optional<Location> call_site;
+  bool returns_reference = false;
+};
+
+// How a value varies across the threads of a block.
+Variation variation_of(const AtomTable& atoms, const Value& v);
+
+// How the value stored at `address` varies: uniform only for a uniform address into a known base.
+Variation memory_variation(const AtomTable& atoms, const Value& address);
+
+// A fresh opaque integer (a new atom each call). Lane and piecewise variations are recorded as
+// varying; `loaded` marks a per-lane load (kept only when the value does vary).
+Value opaque_value(AtomTable& atoms, Variation v, const std::string& name,
+                   Congruence c = Congruence::unknown(), bool parameter_like = false, bool loaded = false);
+
+// The value a variable has where two paths merge. Adds atoms for the parts the paths disagree on.
+Value join_values(AtomTable& atoms, const Value& a, const Value& b);
+
+// Two forms at a merge: keeps the thread-dependent part when both agree on it, so that
+// `idx = odd ? 2*t + 1 : 2*t` keeps stride 2. Adds one stand-in atom.
+Poly join_forms(AtomTable& atoms, const Poly& a, const Poly& b);
+
+// The state after two paths merge: variables both paths know (joined), facts and guards both
+// hold. A dead path contributes nothing.
+Env join(AtomTable& atoms, const Env& a, const Env& b);
+
+}  // namespace kl::analyzers::interpreter
