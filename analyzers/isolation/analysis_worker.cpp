@@ -15,6 +15,9 @@
 #include <string>
 #include <thread>
 
+#include "analyzers/data/arch_table.h"
+#include "analyzers/data/feature_table.h"
+#include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/isolation/analysis_wire.h"
 #include "analyzers/isolation/worker_channel.h"
 #include "support/cancellation.h"
@@ -175,9 +178,20 @@ int run_analysis_worker(int channel_fd, int report_fd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   install_crash_reporter(report_fd);
 
+  // What every analysis needs whatever its settings, done while the supervisor is still sending
+  // them (a server starts its workers before the client's `initialize`): the default toolkit
+  // probe (nvcc, ~5 ms; cached per root, so the Analyzer's own lookup finds it) and the
+  // embedded tables.
+  std::thread warm_up([] {
+    (void)find_cuda_toolkit(std::nullopt);
+    (void)FeatureTable::builtin();
+    (void)ArchTable::builtin();
+  });
   ChannelReader reader(channel_fd);
   ChannelMessage hello;
-  if (reader.read(hello) != ChannelStatus::Ok) return 0;
+  ChannelStatus greeted = reader.read(hello);
+  warm_up.join();
+  if (greeted != ChannelStatus::Ok) return 0;
   WorkerState state;
   state.channel_fd = channel_fd;
   try {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <fstream>
 #include <list>
 #include <map>
 #include <mutex>
@@ -74,6 +76,15 @@ struct Nursery {
   }
 };
 
+// /proc/self/status says how many threads this process has.
+bool this_process_is_single_threaded() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8)) == 1;
+  return false;
+}
+
 Nursery& nursery() {
   static Nursery* instance = new Nursery();  // outlives static destruction order questions
   return *instance;
@@ -83,10 +94,16 @@ Nursery& nursery() {
 
 void prestart_analysis_workers(unsigned count, const std::filesystem::path& executable) {
   std::filesystem::path program = executable.empty() ? default_worker_executable() : executable;
+  // Forked, not spawned, when this process is still single-threaded and is itself the worker
+  // executable: the children are ready at once instead of after loading clang again.
+  bool fork_self = executable.empty() && std::getenv("KERNEL_LSP_WORKER_EXECUTABLE") == nullptr &&
+                   this_process_is_single_threaded();
   std::vector<std::unique_ptr<WorkerProcess>> started;
   for (unsigned i = 0; i < count; ++i) {
     std::string error;
-    if (auto worker = WorkerProcess::spawn(program, error)) started.push_back(std::move(worker));
+    auto worker =
+        fork_self ? WorkerProcess::fork_from_single_threaded(error) : WorkerProcess::spawn(program, error);
+    if (worker) started.push_back(std::move(worker));
   }
   Nursery& n = nursery();
   std::lock_guard<std::mutex> lock(n.mutex);

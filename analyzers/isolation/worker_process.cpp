@@ -1,6 +1,7 @@
 #include "analyzers/isolation/worker_process.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -66,7 +67,8 @@ bool WorkerProcess::configure(const AnalysisSettings& settings, std::string& err
   return false;
 }
 
-std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path& executable, std::string& error) {
+std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path& executable,
+                                                    std::string& error) {
   if (executable.empty()) {
     error = "the kernel-lsp executable could not be found (/proc/self/exe)";
     return nullptr;
@@ -105,6 +107,41 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path&
     ::close(report[0]);
     return nullptr;
   }
+  ::fcntl(report[0], F_SETFL, O_NONBLOCK);
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], report[0]));
+}
+
+std::unique_ptr<WorkerProcess> WorkerProcess::fork_from_single_threaded(std::string& error) {
+  int channel[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+    error = std::string("socketpair: ") + strerror(errno);
+    return nullptr;
+  }
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + strerror(errno);
+    ::close(channel[0]);
+    ::close(channel[1]);
+    return nullptr;
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + strerror(errno);
+    for (int fd : {channel[0], channel[1], report[0], report[1]}) ::close(fd);
+    return nullptr;
+  }
+  if (pid == 0) {
+    // The child: the same descriptors a spawned worker gets, nothing else of the server's (its
+    // client pipe or socket, its log file stays open on fd 2 only), then the worker loop.
+    ::dup2(channel[1], kWorkerChannelFd);
+    ::dup2(report[1], kWorkerReportFd);
+    int null_fd = ::open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+    ::close_range(kWorkerReportFd + 1, ~0u, 0);
+    ::_exit(run_analysis_worker(kWorkerChannelFd, kWorkerReportFd));
+  }
+  ::close(channel[1]);
+  ::close(report[1]);
   ::fcntl(report[0], F_SETFL, O_NONBLOCK);
   return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], report[0]));
 }

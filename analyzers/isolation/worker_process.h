@@ -36,6 +36,10 @@ class WorkerProcess {
   // The two halves of start(): the process (loading clang's libraries takes ~100 ms, so a
   // server starts its workers before it knows its settings), then its settings, once.
   static std::unique_ptr<WorkerProcess> spawn(const std::filesystem::path& executable, std::string& error);
+  // Like spawn(), but a fork of this process without exec: ready in about a millisecond instead
+  // of ~20 ms (no loading and relocating clang's libraries, no static initialisation). Only
+  // safe while this process has one thread, so only a server's start-up uses it.
+  static std::unique_ptr<WorkerProcess> fork_from_single_threaded(std::string& error);
   bool configure(const AnalysisSettings& settings, std::string& error);
   ~WorkerProcess();  // closes the channel and kills the process if it is still there
   WorkerProcess(const WorkerProcess&) = delete;
