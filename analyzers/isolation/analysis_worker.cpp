@@ -176,6 +176,9 @@ void* serve_requests_thread(void* state) {
 int run_analysis_worker(int channel_fd, int report_fd) {
   // An orphaned worker would keep its memory until it finishes a file nobody waits for.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // A worker forked from the server shows the server's command line; its name in top, htop and
+  // `ps -o comm` says what it is.
+  prctl(PR_SET_NAME, "kl-analysis");
   install_crash_reporter(report_fd);
 
   // What every analysis needs whatever its settings, done while the supervisor is still sending
