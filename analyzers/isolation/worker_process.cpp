@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 
 #include "analyzers/isolation/analysis_wire.h"
 #include "analyzers/isolation/analysis_worker.h"
@@ -25,6 +26,36 @@ std::string signal_name(int number) {
   const char* abbreviation = sigabbrev_np(number);
   return abbreviation ? std::string("SIG") + abbreviation : "signal " + std::to_string(number);
 }
+
+// The parent's ends and the child's ends of a worker's channel (a socket) and crash-report pipe,
+// all close-on-exec; the child's are duplicated onto kWorkerChannelFd / kWorkerReportFd.
+struct WorkerDescriptors {
+  int channel[2] = {-1, -1};
+  int report[2] = {-1, -1};
+
+  bool open(std::string& error) {
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+      error = std::string("socketpair: ") + strerror(errno);
+      return false;
+    }
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+      error = std::string("pipe: ") + strerror(errno);
+      close_all();
+      return false;
+    }
+    return true;
+  }
+  void close_all() {
+    for (int* fd : {&channel[0], &channel[1], &report[0], &report[1]})
+      if (*fd >= 0) ::close(std::exchange(*fd, -1));
+  }
+  // After the child has its copies: the parent keeps channel[0] and a non-blocking report[0].
+  void close_child_ends() {
+    ::close(std::exchange(channel[1], -1));
+    ::close(std::exchange(report[1], -1));
+    ::fcntl(report[0], F_SETFL, O_NONBLOCK);
+  }
+};
 
 WorkerDeath death_from_status(int status) {
   WorkerDeath death;
@@ -73,22 +104,12 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path&
     error = "the kernel-lsp executable could not be found (/proc/self/exe)";
     return nullptr;
   }
-  int channel[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
-    error = std::string("socketpair: ") + strerror(errno);
-    return nullptr;
-  }
-  int report[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) {
-    error = std::string("pipe: ") + strerror(errno);
-    ::close(channel[0]);
-    ::close(channel[1]);
-    return nullptr;
-  }
+  WorkerDescriptors fds;
+  if (!fds.open(error)) return nullptr;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, channel[1], kWorkerChannelFd);
-  posix_spawn_file_actions_adddup2(&actions, report[1], kWorkerReportFd);
+  posix_spawn_file_actions_adddup2(&actions, fds.channel[1], kWorkerChannelFd);
+  posix_spawn_file_actions_adddup2(&actions, fds.report[1], kWorkerReportFd);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   // Nothing else of ours: not the client's socket or pipes (a worker holding them would keep a
   // dead server's connection open), not other workers' channels.
@@ -99,51 +120,36 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::filesystem::path&
   pid_t pid = 0;
   int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  ::close(channel[1]);
-  ::close(report[1]);
   if (spawned != 0) {
     error = "cannot start " + program + ": " + strerror(spawned);
-    ::close(channel[0]);
-    ::close(report[0]);
+    fds.close_all();
     return nullptr;
   }
-  ::fcntl(report[0], F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], report[0]));
+  fds.close_child_ends();
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, fds.channel[0], fds.report[0]));
 }
 
 std::unique_ptr<WorkerProcess> WorkerProcess::fork_from_single_threaded(std::string& error) {
-  int channel[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
-    error = std::string("socketpair: ") + strerror(errno);
-    return nullptr;
-  }
-  int report[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) {
-    error = std::string("pipe: ") + strerror(errno);
-    ::close(channel[0]);
-    ::close(channel[1]);
-    return nullptr;
-  }
+  WorkerDescriptors fds;
+  if (!fds.open(error)) return nullptr;
   pid_t pid = ::fork();
   if (pid < 0) {
     error = std::string("fork: ") + strerror(errno);
-    for (int fd : {channel[0], channel[1], report[0], report[1]}) ::close(fd);
+    fds.close_all();
     return nullptr;
   }
   if (pid == 0) {
     // The child: the same descriptors a spawned worker gets, nothing else of the server's (its
     // client pipe or socket, its log file stays open on fd 2 only), then the worker loop.
-    ::dup2(channel[1], kWorkerChannelFd);
-    ::dup2(report[1], kWorkerReportFd);
+    ::dup2(fds.channel[1], kWorkerChannelFd);
+    ::dup2(fds.report[1], kWorkerReportFd);
     int null_fd = ::open("/dev/null", O_RDONLY);
     if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
     ::close_range(kWorkerReportFd + 1, ~0u, 0);
     ::_exit(run_analysis_worker(kWorkerChannelFd, kWorkerReportFd));
   }
-  ::close(channel[1]);
-  ::close(report[1]);
-  ::fcntl(report[0], F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], report[0]));
+  fds.close_child_ends();
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, fds.channel[0], fds.report[0]));
 }
 
 WorkerProcess::WorkerProcess(pid_t pid, int channel_fd, int report_fd)
