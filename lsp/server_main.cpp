@@ -17,6 +17,7 @@
 #include "analyzers/isolation/isolated_analyzer.h"
 #include "lsp/core/kernel_server.h"
 #include "lsp/protocol/dispatcher.h"
+#include "lsp/scheduler/analysis_backend.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/transport/client_process_watch.h"
 #include "lsp/transport/fd_stream.h"
@@ -179,7 +180,7 @@ int run_server(const ServerOptions& options) {
   ::signal(SIGPIPE, SIG_IGN);
   // Analysis workers load clang's libraries while the client is still sending `initialize`; the
   // backend adopts them (isolated_analyzer.h). As many as the default concurrency uses.
-  if (!std::getenv("KERNEL_LSP_NO_ISOLATION") || std::string(std::getenv("KERNEL_LSP_NO_ISOLATION")) == "0")
+  if (!isolation_disabled_by_environment())
     analyzers::prestart_analysis_workers(static_cast<unsigned>(scheduler_options(Settings{}).workers));
 
   std::unique_ptr<ByteStream> stream;

@@ -7,11 +7,15 @@
 
 namespace kl::lsp {
 
+bool isolation_disabled_by_environment() {
+  const char* no_isolation = std::getenv("KERNEL_LSP_NO_ISOLATION");
+  return no_isolation && *no_isolation && std::strcmp(no_isolation, "0") != 0;
+}
+
 AnalyzerBackend::AnalyzerBackend(const analyzers::AnalysisSettings& settings,
                                  const analyzers::IsolationOptions& isolation)
     : isolation_(isolation) {
-  const char* no_isolation = std::getenv("KERNEL_LSP_NO_ISOLATION");
-  in_process_ = no_isolation && *no_isolation && std::strcmp(no_isolation, "0") != 0;
+  in_process_ = isolation_disabled_by_environment();
   analyzers_ = make(settings);
 }
 

@@ -28,6 +28,9 @@ class AnalysisBackend {
   virtual void reconfigure(const analyzers::AnalysisSettings& settings) = 0;
 };
 
+// KERNEL_LSP_NO_ISOLATION set to anything but "" or "0": analyse in the server's own process.
+bool isolation_disabled_by_environment();
+
 class AnalyzerBackend final : public AnalysisBackend {
  public:
   AnalyzerBackend(const analyzers::AnalysisSettings& settings, const analyzers::IsolationOptions& isolation);
