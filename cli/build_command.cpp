@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "lsp/runner/project_bench.h"
-#include "lsp/runner/project_build.h"
+#include "runner/project_bench.h"
+#include "runner/project_build.h"
 
 namespace kl::cli {
 

@@ -5,7 +5,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 namespace kl::cli {
 

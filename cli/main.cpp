@@ -12,9 +12,7 @@
 #include "cli/lint_command.h"
 #include "cli/subcommands.h"
 
-#ifdef KERNEL_LSP_HAS_SERVER
 #include "lsp/server_main.h"
-#endif
 
 namespace {
 
@@ -51,7 +49,6 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string(argv[1]) == "__analysis-worker")
     return kl::analyzers::run_analysis_worker(kl::analyzers::kWorkerChannelFd, kl::analyzers::kWorkerReportFd);
   if (is_server_invocation(argc, argv)) {
-#ifdef KERNEL_LSP_HAS_SERVER
     kl::lsp::ServerOptions server_options;
     std::string error;
     int skip = (argc > 1 && std::string(argv[1]) == "serve") ? 1 : 0;
@@ -68,10 +65,6 @@ int main(int argc, char** argv) {
       return 2;
     }
     return kl::lsp::run_server(server_options);
-#else
-    std::cerr << "kernel-lsp: this build has no language server; use a subcommand (kernel-lsp --help)\n";
-    return 2;
-#endif
   }
 
   CLI::App app{"kernel-lsp: language server and lint for CUDA kernels written for PyTorch"};

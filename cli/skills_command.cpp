@@ -6,10 +6,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "lsp/workspace/skill_catalog.h"
-#include "lsp/workspace/skill_guidance.h"
-#include "lsp/workspace/skill_install.h"
-#include "lsp/workspace/skill_validation.h"
+#include "guidance/skill_catalog.h"
+#include "guidance/skill_guidance.h"
+#include "guidance/skill_install.h"
+#include "guidance/skill_validation.h"
 #include "support/fs_paths.h"
 
 namespace kl::cli {
@@ -24,7 +24,7 @@ struct SkillsOptions {
   std::string validate_path;
   bool claude = false, codex = false, opencode = false, global = false, force = false;
   std::string dest;
-  std::string skill = std::string(lsp::kCudaKernelsSkill);
+  std::string skill = std::string(guidance::kCudaKernelsSkill);
 };
 
 fs::path current_directory() {
@@ -44,13 +44,13 @@ std::string one_line(const std::string& text, size_t limit) {
 }
 
 int run_list(const SkillsOptions& options) {
-  lsp::SkillCatalog catalog = lsp::SkillCatalog::discover({current_directory()});
+  guidance::SkillCatalog catalog = guidance::SkillCatalog::discover({current_directory()});
   if (options.json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& skill : catalog.skills())
       list.push_back({{"name", skill->name()},
                       {"description", skill->description()},
-                      {"origin", std::string(lsp::origin_name(skill->origin()))},
+                      {"origin", std::string(guidance::origin_name(skill->origin()))},
                       {"folder", skill->folder().string()},
                       {"valid", skill->front_matter_valid()}});
     std::cout << list.dump(2) << "\n";
@@ -61,7 +61,7 @@ int run_list(const SkillsOptions& options) {
     return 0;
   }
   for (const auto& skill : catalog.skills()) {
-    std::cout << skill->name() << "  [" << lsp::origin_name(skill->origin()) << "]  "
+    std::cout << skill->name() << "  [" << guidance::origin_name(skill->origin()) << "]  "
               << skill->folder().string()
               << (skill->front_matter_valid() ? "" : "  (invalid: run `kernel-lsp skills validate`)") << "\n";
     std::cout << "    " << one_line(skill->description(), 160) << "\n";
@@ -76,8 +76,8 @@ std::string join(const std::vector<std::string>& words) {
 }
 
 int run_show(const SkillsOptions& options) {
-  lsp::SkillCatalog catalog = lsp::SkillCatalog::discover({current_directory()});
-  std::shared_ptr<const lsp::Skill> skill = catalog.find(options.name);
+  guidance::SkillCatalog catalog = guidance::SkillCatalog::discover({current_directory()});
+  std::shared_ptr<const guidance::Skill> skill = catalog.find(options.name);
   if (!skill) {
     std::cerr << "kernel-lsp: no skill named `" << options.name << "` (see `kernel-lsp skills list`)\n";
     return 1;
@@ -92,11 +92,11 @@ int run_show(const SkillsOptions& options) {
     return 0;
   }
   const std::string wanted = join(options.section);
-  const lsp::SkillSectionIndex& index = skill->sections();
-  const lsp::SkillSection* section = index.find_heading(wanted);
+  const guidance::SkillSectionIndex& index = skill->sections();
+  const guidance::SkillSection* section = index.find_heading(wanted);
   if (!section) section = index.find_rule(wanted);
   if (!section)
-    if (const lsp::Construct* construct = lsp::ConstructTable::bundled().find(wanted))
+    if (const guidance::Construct* construct = guidance::ConstructTable::bundled().find(wanted))
       section = index.find_heading(construct->heading, construct->file);
   if (!section) {
     std::cerr << "kernel-lsp: `" << skill->name() << "` has no section `" << wanted << "`";
@@ -124,7 +124,7 @@ int run_validate(const SkillsOptions& options) {
     return 2;
   }
   std::vector<analyzers::Finding> findings =
-      lsp::validate_skill_folder(folder.empty() ? fs::path(".") : folder);
+      guidance::validate_skill_folder(folder.empty() ? fs::path(".") : folder);
   size_t errors = 0, warnings = 0;
   for (const auto& f : findings) {
     std::cout << f.location.file << ":" << f.location.range.start.line + 1 << ":"
@@ -142,9 +142,9 @@ int run_validate(const SkillsOptions& options) {
 
 // The bundled skill called `name` (by front matter name, or by folder).
 std::optional<fs::path> bundled_skill(const std::string& name) {
-  auto root = lsp::SkillCatalog::bundled_folder();
+  auto root = guidance::SkillCatalog::bundled_folder();
   if (!root) return std::nullopt;
-  lsp::SkillCatalog catalog = lsp::SkillCatalog::load({{*root, lsp::SkillOrigin::Bundled}});
+  guidance::SkillCatalog catalog = guidance::SkillCatalog::load({{*root, guidance::SkillOrigin::Bundled}});
   if (auto skill = catalog.find(name)) return skill->folder();
   std::error_code ec;
   if (fs::is_regular_file(*root / name / "SKILL.md", ec)) return *root / name;
@@ -168,35 +168,35 @@ int run_install(const SkillsOptions& options) {
       std::cerr << "kernel-lsp: --global needs $HOME\n";
       return 2;
     }
-    std::vector<lsp::SkillAgent> agents;
-    if (options.claude) agents.push_back(lsp::SkillAgent::Claude);
-    if (options.codex) agents.push_back(lsp::SkillAgent::Codex);
-    if (options.opencode) agents.push_back(lsp::SkillAgent::OpenCode);
-    if (agents.empty()) agents.push_back(lsp::SkillAgent::Claude);
+    std::vector<guidance::SkillAgent> agents;
+    if (options.claude) agents.push_back(guidance::SkillAgent::Claude);
+    if (options.codex) agents.push_back(guidance::SkillAgent::Codex);
+    if (options.opencode) agents.push_back(guidance::SkillAgent::OpenCode);
+    if (agents.empty()) agents.push_back(guidance::SkillAgent::Claude);
     // Project installs stay relative so the message shows what lands in the repository.
     for (auto agent : agents)
       destinations.push_back(
-          lsp::agent_skills_folder(agent, options.global, options.global ? home : fs::path(), home) /
+          guidance::agent_skills_folder(agent, options.global, options.global ? home : fs::path(), home) /
           options.skill);
   }
   int status = 0;
   for (const auto& destination : destinations) {
-    auto report = lsp::install_skill(*source, destination, options.force);
+    auto report = guidance::install_skill(*source, destination, options.force);
     if (!report) {
       std::cerr << "kernel-lsp: " << report.error().describe() << "\n";
       status = 1;
       continue;
     }
     switch (report->outcome) {
-      case lsp::InstallOutcome::Installed:
+      case guidance::InstallOutcome::Installed:
         std::cout << "installed " << options.skill << " to " << destination.string() << " (" << report->files
                   << " files)\n";
         break;
-      case lsp::InstallOutcome::Replaced:
+      case guidance::InstallOutcome::Replaced:
         std::cout << "replaced " << destination.string() << " with " << options.skill << " (" << report->files
                   << " files)\n";
         break;
-      case lsp::InstallOutcome::UpToDate:
+      case guidance::InstallOutcome::UpToDate:
         std::cout << destination.string() << " is up to date\n";
         break;
     }

@@ -1,5 +1,5 @@
 #pragma once
-// `kernel-lsp skills ...`: the skill model (lsp/workspace/skill_*) at a terminal.
+// `kernel-lsp skills ...`: the skill model (guidance/skill_*) at a terminal.
 //   skills list [--json]                 every skill found: bundled, workspace (cwd), user folders
 //   skills show NAME [SECTION]           SKILL.md, or one section: heading (case-insensitive
 //                                        prefix), else a construct, rule id or topic

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <memory>
 
-#include "lsp/workspace/snippet_catalog.h"
-#include "lsp/workspace/snippet_export.h"
+#include "guidance/snippet_catalog.h"
+#include "guidance/snippet_export.h"
 
 namespace kl::cli {
 namespace {
@@ -32,20 +32,20 @@ bool write_text(const fs::path& path, const std::string& text) {
   return true;
 }
 
-int run_list(const lsp::SnippetCatalog& catalog, const SnippetsOptions& options) {
+int run_list(const guidance::SnippetCatalog& catalog, const SnippetsOptions& options) {
   if (options.json) {
-    std::cout << lsp::export_snippets_json(catalog).dump(2) << "\n";
+    std::cout << guidance::export_snippets_json(catalog).dump(2) << "\n";
     return 0;
   }
   for (const auto& s : catalog.all())
-    std::cout << s.prefix << "  [" << lsp::language_name(s.language) << "]  " << s.name << "\n    "
+    std::cout << s.prefix << "  [" << guidance::language_name(s.language) << "]  " << s.name << "\n    "
               << s.description << "\n";
   return 0;
 }
 
-int run_export(const lsp::SnippetCatalog& catalog, const SnippetsOptions& options) {
+int run_export(const guidance::SnippetCatalog& catalog, const SnippetsOptions& options) {
   if (options.format == "neovim") {
-    auto files = lsp::export_neovim_snippets(catalog);
+    auto files = guidance::export_neovim_snippets(catalog);
     if (options.output.empty()) {
       nlohmann::ordered_json all = nlohmann::ordered_json::object();
       for (const auto& [name, content] : files) all[name] = content;
@@ -60,7 +60,7 @@ int run_export(const lsp::SnippetCatalog& catalog, const SnippetsOptions& option
     return 0;
   }
   nlohmann::ordered_json document =
-      options.format == "vscode" ? lsp::export_vscode_snippets(catalog) : lsp::export_snippets_json(catalog);
+      options.format == "vscode" ? guidance::export_vscode_snippets(catalog) : guidance::export_snippets_json(catalog);
   std::string text = document.dump(2) + "\n";
   if (options.output.empty()) {
     std::cout << text;
@@ -86,7 +86,7 @@ RegisteredCommand add_snippets_command(CLI::App& app) {
   exporter->add_option("--output", options->output,
                        "File to write (neovim: a folder for package.json + <filetype>.json); default stdout");
   return {snippets, [options, list, exporter]() {
-            auto loaded = lsp::SnippetCatalog::load_bundled();
+            auto loaded = guidance::SnippetCatalog::load_bundled();
             if (!loaded) {
               std::cerr << "kernel-lsp: " << loaded.error().describe() << "\n";
               return 2;

@@ -3,10 +3,8 @@
 #include <functional>
 #include <vector>
 
-#ifdef KERNEL_LSP_HAS_SERVER  // the skill and snippet model lives in kl_lsp (lsp/workspace)
 #include "cli/skills_command.h"
 #include "cli/snippets_command.h"
-#endif
 
 namespace kl::cli {
 namespace {
@@ -24,12 +22,8 @@ std::vector<Registered>& registry() {
 }  // namespace
 
 void register_subcommands(CLI::App& app) {
-  (void)app;
-  // skills / snippets / build / bench register here as they are added.
-#ifdef KERNEL_LSP_HAS_SERVER
   for (const RegisteredCommand& command : {add_skills_command(app), add_snippets_command(app)})
     registry().push_back({command.command, command.run});
-#endif
 }
 
 int run_registered_subcommand(CLI::App& app) {

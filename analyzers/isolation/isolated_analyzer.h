@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 #include "analyzers/isolation/analysis_wire.h"
 #include "support/cancellation.h"
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 #include "analyzers/isolation/worker_channel.h"
 
 namespace kl::analyzers {

@@ -225,14 +225,14 @@ void KernelServer::set_skill_roots(std::vector<std::filesystem::path> roots) {
   guidance_.reset();
 }
 
-std::shared_ptr<const SkillGuidance> KernelServer::guidance() {
+std::shared_ptr<const guidance::SkillGuidance> KernelServer::guidance() {
   std::lock_guard<std::mutex> lock(guidance_mutex_);
   if (!guidance_) {
-    auto catalog = std::make_shared<const SkillCatalog>(SkillCatalog::discover(skill_roots_));
+    auto catalog = std::make_shared<const guidance::SkillCatalog>(guidance::SkillCatalog::discover(skill_roots_));
     spdlog::info("skills: {} found; guidance from {}", catalog->skills().size(),
-                 catalog->find(kCudaKernelsSkill) ? catalog->find(kCudaKernelsSkill)->folder().string()
+                 catalog->find(guidance::kCudaKernelsSkill) ? catalog->find(guidance::kCudaKernelsSkill)->folder().string()
                                                   : std::string("nowhere (no cuda-kernels skill)"));
-    guidance_ = std::make_shared<const SkillGuidance>(std::move(catalog), ConstructTable::bundled());
+    guidance_ = std::make_shared<const guidance::SkillGuidance>(std::move(catalog), guidance::ConstructTable::bundled());
   }
   return guidance_;
 }

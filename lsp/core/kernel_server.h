@@ -26,7 +26,7 @@
 #include "lsp/workspace/document_store.h"
 #include "lsp/workspace/project_index.h"
 #include "lsp/workspace/settings.h"
-#include "lsp/workspace/skill_guidance.h"
+#include "guidance/skill_guidance.h"
 
 namespace kl::lsp {
 
@@ -81,7 +81,7 @@ class KernelServer {
   // Discovered on the first guidance() after construction, set_skill_roots, or a skill file
   // changing on disk. Never null; any thread.
   void set_skill_roots(std::vector<std::filesystem::path> roots);
-  std::shared_ptr<const SkillGuidance> guidance();
+  std::shared_ptr<const guidance::SkillGuidance> guidance();
   // Whether the client expands snippet syntax in completions (LSP snippetSupport). Kept here
   // until ClientCapabilities carries it.
   void set_snippet_completion(bool supported) { snippet_completion_ = supported; }
@@ -103,7 +103,7 @@ class KernelServer {
 
   std::mutex guidance_mutex_;  // skill_roots_, guidance_
   std::vector<std::filesystem::path> skill_roots_;
-  std::shared_ptr<const SkillGuidance> guidance_;  // null: discover on next use
+  std::shared_ptr<const guidance::SkillGuidance> guidance_;  // null: discover on next use
   std::atomic<bool> snippet_completion_{false};
 };
 

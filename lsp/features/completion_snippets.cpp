@@ -17,26 +17,26 @@ std::string lower_extension(const std::filesystem::path& file) {
 
 }  // namespace
 
-std::vector<SnippetLanguage> snippet_languages(DocumentKind kind, const std::filesystem::path& file) {
+std::vector<guidance::SnippetLanguage> snippet_languages(DocumentKind kind, const std::filesystem::path& file) {
   switch (kind) {
     case DocumentKind::Source:
-      return {SnippetLanguage::Cuda, SnippetLanguage::Cpp};
+      return {guidance::SnippetLanguage::Cuda, guidance::SnippetLanguage::Cpp};
     case DocumentKind::BuildToml:
-      return {SnippetLanguage::Toml};
+      return {guidance::SnippetLanguage::Toml};
     case DocumentKind::Other:
       break;
   }
   const std::string ext = lower_extension(file);
-  if (ext == ".py") return {SnippetLanguage::Python};
-  if (ext == ".cu" || ext == ".cuh") return {SnippetLanguage::Cuda, SnippetLanguage::Cpp};
-  if (ext == ".cpp" || ext == ".h" || ext == ".hpp" || ext == ".cc") return {SnippetLanguage::Cpp};
+  if (ext == ".py") return {guidance::SnippetLanguage::Python};
+  if (ext == ".cu" || ext == ".cuh") return {guidance::SnippetLanguage::Cuda, guidance::SnippetLanguage::Cpp};
+  if (ext == ".cpp" || ext == ".h" || ext == ".hpp" || ext == ".cc") return {guidance::SnippetLanguage::Cpp};
   return {};
 }
 
-std::vector<SnippetCompletion> snippet_completions(const SnippetCatalog& catalog,
-                                                   const SkillGuidance* guidance, std::string_view text,
+std::vector<SnippetCompletion> snippet_completions(const guidance::SnippetCatalog& catalog,
+                                                   const guidance::SkillGuidance* guidance, std::string_view text,
                                                    analyzers::Position position,
-                                                   const std::vector<SnippetLanguage>& languages) {
+                                                   const std::vector<guidance::SnippetLanguage>& languages) {
   std::vector<SnippetCompletion> out;
   if (languages.empty()) return out;
   LineIndex lines(text);
@@ -49,7 +49,7 @@ std::vector<SnippetCompletion> snippet_completions(const SnippetCatalog& catalog
   while (!before.empty() && (before.back() == ' ' || before.back() == '\t')) before.remove_suffix(1);
   // A member or a qualified name is being typed: a whole kernel is not what anyone wants there.
   if (!before.empty() && (before.back() == '.' || before.back() == ':' || before.ends_with("->"))) return out;
-  const bool toml = languages.size() == 1 && languages.front() == SnippetLanguage::Toml;
+  const bool toml = languages.size() == 1 && languages.front() == guidance::SnippetLanguage::Toml;
   if (toml && !before.empty()) return out;  // a whole build.toml only at the start of a line
 
   for (const auto& snippet : catalog.all()) {

@@ -12,23 +12,23 @@
 
 #include "analyzers/finding.h"
 #include "lsp/workspace/document_kind.h"
-#include "lsp/workspace/skill_guidance.h"
-#include "lsp/workspace/snippet_catalog.h"
+#include "guidance/skill_guidance.h"
+#include "guidance/snippet_catalog.h"
 
 namespace kl::lsp {
 
 struct SnippetCompletion {
-  const Snippet* snippet = nullptr;
+  const guidance::Snippet* snippet = nullptr;
   analyzers::Range replace;   // the typed prefix (empty range at the cursor when none)
   std::string documentation;  // Markdown
 };
 
-std::vector<SnippetLanguage> snippet_languages(DocumentKind kind, const std::filesystem::path& file);
+std::vector<guidance::SnippetLanguage> snippet_languages(DocumentKind kind, const std::filesystem::path& file);
 
 // `guidance` may be null (no skill found): documentation is the description alone.
-std::vector<SnippetCompletion> snippet_completions(const SnippetCatalog& catalog,
-                                                   const SkillGuidance* guidance, std::string_view text,
+std::vector<SnippetCompletion> snippet_completions(const guidance::SnippetCatalog& catalog,
+                                                   const guidance::SkillGuidance* guidance, std::string_view text,
                                                    analyzers::Position position,
-                                                   const std::vector<SnippetLanguage>& languages);
+                                                   const std::vector<guidance::SnippetLanguage>& languages);
 
 }  // namespace kl::lsp

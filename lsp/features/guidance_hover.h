@@ -9,21 +9,21 @@
 
 #include "analyzers/finding.h"
 #include "lsp/features/hover.h"
-#include "lsp/workspace/skill_guidance.h"
+#include "guidance/skill_guidance.h"
 
 namespace kl::lsp {
 
 // The construct at `position` (UTF-8 column) of `text`, with its guidance and span.
 struct GuidanceAtPosition {
-  Guidance guidance;
+  guidance::Guidance guidance;
   analyzers::Range range;  // the construct's spelling in the text
 };
-std::optional<GuidanceAtPosition> guidance_at(const SkillGuidance& guidance, std::string_view text,
-                                              analyzers::Position position, ConstructScope scope);
+std::optional<GuidanceAtPosition> guidance_at(const guidance::SkillGuidance& guidance, std::string_view text,
+                                              analyzers::Position position, guidance::ConstructScope scope);
 
 // `hover` with the guidance for the construct at `position` added (or made from it alone).
-std::optional<HoverResult> with_guidance(std::optional<HoverResult> hover, const SkillGuidance& guidance,
+std::optional<HoverResult> with_guidance(std::optional<HoverResult> hover, const guidance::SkillGuidance& guidance,
                                          std::string_view text, analyzers::Position position,
-                                         ConstructScope scope);
+                                         guidance::ConstructScope scope);
 
 }  // namespace kl::lsp

@@ -7,8 +7,8 @@
 #include "lsp/server/diagnostics_json.h"
 #include "lsp/server/feature_json.h"
 #include "lsp/server/uri.h"
-#include "lsp/workspace/skill_validation.h"
-#include "lsp/workspace/snippet_catalog.h"
+#include "guidance/skill_validation.h"
+#include "guidance/snippet_catalog.h"
 
 namespace kl::lsp {
 namespace {
@@ -17,11 +17,11 @@ constexpr int kCompletionItemKindSnippet = 15;
 constexpr int kInsertTextFormatPlain = 1;
 constexpr int kInsertTextFormatSnippet = 2;
 
-ConstructScope scope_of(const std::filesystem::path& file) {
-  return is_build_toml(file) ? ConstructScope::Toml : ConstructScope::Cuda;
+guidance::ConstructScope scope_of(const std::filesystem::path& file) {
+  return is_build_toml(file) ? guidance::ConstructScope::Toml : guidance::ConstructScope::Cuda;
 }
 
-json to_json(const std::optional<Guidance>& guidance) {
+json to_json(const std::optional<guidance::Guidance>& guidance) {
   if (!guidance) return nullptr;
   return {{"title", guidance->title},        {"markdown", guidance->markdown},
           {"file", guidance->file.string()}, {"uri", path_to_uri(guidance->file)},
@@ -39,9 +39,9 @@ std::string optional_text(const json& params, std::string_view key) {
 
 json guidance_request(const json& params, KernelServer& kernel, PositionEncoding encoding) {
   if (!params.is_object()) throw_invalid_params("kernel-lsp/guidance expects an object");
-  GuidanceQuery query{optional_text(params, "ruleId"), optional_text(params, "construct"),
+  guidance::GuidanceQuery query{optional_text(params, "ruleId"), optional_text(params, "construct"),
                       optional_text(params, "topic")};
-  std::shared_ptr<const SkillGuidance> guidance = kernel.guidance();
+  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel.guidance();
   if (auto found = guidance->lookup(query)) return to_json(found);
 
   const json* position = optional_field(params, "position");
@@ -73,11 +73,11 @@ json completion_request(const json& params, KernelServer& kernel, PositionEncodi
   if (!document) return result;
   PositionConverter converter(*document->text, encoding);
   analyzers::Position position = converter.from_lsp(required_field(params, "position"));
-  std::shared_ptr<const SkillGuidance> guidance = kernel.guidance();
-  auto completions = snippet_completions(SnippetCatalog::bundled(), guidance.get(), *document->text, position,
+  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel.guidance();
+  auto completions = snippet_completions(guidance::SnippetCatalog::bundled(), guidance.get(), *document->text, position,
                                          snippet_languages(document->kind, document->path));
   for (const auto& completion : completions) {
-    const Snippet& snippet = *completion.snippet;
+    const guidance::Snippet& snippet = *completion.snippet;
     json item = {{"label", snippet.prefix},
                  {"kind", kCompletionItemKindSnippet},
                  {"detail", snippet.name},
@@ -103,11 +103,11 @@ bool client_snippet_support(const json& initialize_params) {
   return node->is_boolean() && node->get<bool>();
 }
 
-json build_toml_hover(const json& params, const Document& document, const SkillGuidance& guidance,
+json build_toml_hover(const json& params, const Document& document, const guidance::SkillGuidance& guidance,
                       PositionEncoding encoding) {
   PositionConverter converter(*document.text, encoding);
   analyzers::Position position = converter.from_lsp(required_field(params, "position"));
-  auto hover = with_guidance(std::nullopt, guidance, *document.text, position, ConstructScope::Toml);
+  auto hover = with_guidance(std::nullopt, guidance, *document.text, position, guidance::ConstructScope::Toml);
   return hover ? to_lsp_hover(*hover, converter) : json(nullptr);
 }
 
@@ -115,7 +115,7 @@ bool is_skill_file(const std::filesystem::path& file) { return file.filename() =
 
 json skill_diagnostics(const std::filesystem::path& file, std::shared_ptr<const std::string> text,
                        const ClientCapabilities& client) {
-  std::vector<analyzers::Finding> findings = validate_skill_text(*text, file);
+  std::vector<analyzers::Finding> findings = guidance::validate_skill_text(*text, file);
   ConverterCache converters(client.encoding.encoding, [](const std::filesystem::path&) { return nullptr; });
   converters.add(file, std::move(text));
   return to_lsp_diagnostics(findings, file, converters, client);

@@ -36,7 +36,7 @@ json completion_request(const json& params, KernelServer& kernel, PositionEncodi
 bool client_snippet_support(const json& initialize_params);
 
 // textDocument/hover in a build.toml: the guidance for the key under the cursor, or null.
-json build_toml_hover(const json& params, const Document& document, const SkillGuidance& guidance,
+json build_toml_hover(const json& params, const Document& document, const guidance::SkillGuidance& guidance,
                       PositionEncoding encoding);
 
 // A file the server checks as an agent skill (named SKILL.md).

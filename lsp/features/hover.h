@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 #include "analyzers/data/feature_table.h"
 
 namespace kl::lsp {

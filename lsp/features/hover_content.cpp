@@ -116,9 +116,9 @@ std::string render_feature_hover(const FeatureHoverFacts& facts) {
   return md;
 }
 
-std::string render_guidance_hover(const Guidance& guidance) { return guidance.markdown; }
+std::string render_guidance_hover(const guidance::Guidance& guidance) { return guidance.markdown; }
 
-std::string append_guidance(std::string markdown, const Guidance& guidance) {
+std::string append_guidance(std::string markdown, const guidance::Guidance& guidance) {
   if (!markdown.empty() && markdown.back() != '\n') markdown += '\n';
   return markdown + "\n---\n\n" + render_guidance_hover(guidance);
 }

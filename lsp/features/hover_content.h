@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 #include "analyzers/data/feature_table.h"
-#include "lsp/workspace/skill_guidance.h"
+#include "guidance/skill_guidance.h"
 
 namespace kl::lsp {
 
@@ -36,9 +36,9 @@ std::string render_kernel_hover(const KernelHoverFacts& facts);
 std::string render_feature_hover(const FeatureHoverFacts& facts);
 
 // A section of the cuda-kernels skill (already trimmed for a hover, with its link) as a hover.
-std::string render_guidance_hover(const Guidance& guidance);
+std::string render_guidance_hover(const guidance::Guidance& guidance);
 // `markdown` (a kernel or intrinsic hover), a rule, then the guidance section.
-std::string append_guidance(std::string markdown, const Guidance& guidance);
+std::string append_guidance(std::string markdown, const guidance::Guidance& guidance);
 
 // "sm_75, sm_80 (build.toml line 7)"
 std::string describe_archs(const analyzers::ArchSelection& archs);

@@ -13,7 +13,7 @@
 #include <memory>
 #include <mutex>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 #include "analyzers/isolation/isolated_analyzer.h"
 #include "lsp/scheduler/analysis_job.h"
 #include "support/cancellation.h"

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 namespace kl::lsp {
 

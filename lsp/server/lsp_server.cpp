@@ -419,7 +419,7 @@ void LspServer::code_action(const json& params, const Reply& reply) {
 void LspServer::hover(const json& params, const Reply& reply) {
   auto path = document_path(params);
   std::optional<Document> document = synced_document(path);
-  std::shared_ptr<const SkillGuidance> guidance = kernel_->guidance();  // issue 5
+  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
   if (document && document->kind == DocumentKind::BuildToml) {
     reply.result(build_toml_hover(params, *document, *guidance, client_.encoding.encoding));
     return;
@@ -438,7 +438,7 @@ void LspServer::hover(const json& params, const Reply& reply) {
       // Issue 5: the skill's section for the construct under the cursor, after the facts.
       auto result =
           with_guidance(hover_at(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin()),
-                        *guidance, text, position, ConstructScope::Cuda);
+                        *guidance, text, position, guidance::ConstructScope::Cuda);
       if (!result) {
         reply.result(nullptr);
         return;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 namespace kl::lsp {
 

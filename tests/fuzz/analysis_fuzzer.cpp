@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 namespace {
 

@@ -6,7 +6,8 @@ runner/ where they exist; never tests/, bench/, kernels/, vscode-client/), build
 folders (second-level folders such as analyzers/model or lsp/server; files directly in a
 top-level folder count as that folder) and reports, as `file:line: rule: what`:
 
-  analyzers-include-lsp    anything under analyzers/ that includes lsp/
+  library-include-lsp      anything under analyzers/, guidance/ or runner/ (the libraries below
+                           the server and the CLI) that includes lsp/ or cli/
   clang-header             a <clang/...> (or <clang-c/...>) include outside analyzers/frontend
                            and analyzers/model
   llvm-header              a <llvm/...> include outside analyzers/frontend and analyzers/model
@@ -52,10 +53,14 @@ LLVM_EXTRA_ALLOWED = {}
 # The one header of lsp/ that cli/ may include: the entry point of `kernel-lsp serve`.
 CLI_LSP_ENTRY = "lsp/server_main.h"
 
+# The libraries that know nothing of LSP (nor of the command line): both the server and the CLI
+# stand on them.
+NO_LSP_LIBRARIES = ("analyzers", "guidance", "runner")
+
 # support/ knows no product folder.
 SUPPORT_FORBIDDEN = ("analyzers", "lsp", "cli", "guidance", "runner")
 
-RULES = ("analyzers-include-lsp", "clang-header", "llvm-header", "cli-include-lsp",
+RULES = ("library-include-lsp", "clang-header", "llvm-header", "cli-include-lsp",
          "support-include-product", "folder-cycle")
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -249,9 +254,10 @@ def file_rules(includes):
                                            "and analyzers/model"))
             continue
         tgt = inc.target
-        if under(src, "analyzers") and under(tgt, "lsp"):
-            found.append(Violation("analyzers-include-lsp", src, tgt, inc,
-                                   "the analyzers know nothing of LSP"))
+        library = next((f for f in NO_LSP_LIBRARIES if under(src, f)), None)
+        if library and (under(tgt, "lsp") or under(tgt, "cli")):
+            found.append(Violation("library-include-lsp", src, tgt, inc,
+                                   "%s/ knows nothing of LSP or the command line" % library))
         if under(src, "cli") and under(tgt, "lsp") and tgt != CLI_LSP_ENTRY:
             found.append(Violation("cli-include-lsp", src, tgt, inc,
                                    "cli/ reaches lsp/ only to start `serve` (%s)" % CLI_LSP_ENTRY))
@@ -492,6 +498,9 @@ SELF_TEST_TREE = {
     "lsp/server/local.h": '#include <llvm/ADT/StringRef.h>\n',
     # 5: a cycle lsp/features -> lsp/server -> lsp/features
     "lsp/features/hover.h": '#include "lsp/server/local.h"\n',
+    # 1b: the runner includes the CLI
+    "runner/build.cpp": '#include "cli/report.h"\n#include "analyzers/finding.h"\n',
+    "cli/report.h": "",
     # 4: support includes the product
     "support/util.h": "#include <string>\n",
     "support/util.cpp": '#include "support/util.h"\n#include "analyzers/finding.h"\n',
@@ -500,7 +509,8 @@ SELF_TEST_TREE = {
 }
 
 SELF_TEST_EXPECTED = {
-    "analyzers-include-lsp: analyzers/rules/rule.cpp -> lsp/workspace/store.h",
+    "library-include-lsp: analyzers/rules/rule.cpp -> lsp/workspace/store.h",
+    "library-include-lsp: runner/build.cpp -> cli/report.h",
     "clang-header: lsp/server/handlers.cpp -> clang/AST/ASTContext.h",
     "llvm-header: lsp/server/local.h -> llvm/ADT/StringRef.h",
     "cli-include-lsp: cli/main.cpp -> lsp/workspace/store.h",

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 using namespace kl::analyzers;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "lsp/runner/resource_usage.h"
+#include "runner/resource_usage.h"
 
 TEST_CASE("ptxas' verbose report becomes per-kernel resource figures") {
   const char* report =

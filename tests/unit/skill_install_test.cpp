@@ -2,7 +2,7 @@
 // --claude / --codex / --opencode, project and --global, --dest; scripts keep their execute
 // bits; an existing different copy is refused without --force. Also `skills list|show|validate`
 // through the real binary, and install_skill() itself.
-#include "lsp/workspace/skill_install.h"
+#include "guidance/skill_install.h"
 
 #include <unistd.h>
 
@@ -12,6 +12,8 @@
 
 #include "support/fs_paths.h"
 #include "support/process.h"
+
+namespace guidance = kl::guidance;
 
 namespace fs = std::filesystem;
 
@@ -68,7 +70,7 @@ void check_tree(const fs::path& installed) {
   CHECK(fs::is_regular_file(installed / "scripts" / "check_build_toml.py"));
   CHECK(executable(installed / "scripts" / "check_build_toml.py"));
   CHECK(executable(installed / "scripts" / "new_kernel_project.sh"));
-  CHECK(kl::lsp::same_tree(kSkill, installed));
+  CHECK(kl::guidance::same_tree(kSkill, installed));
 }
 
 }  // namespace
@@ -196,18 +198,18 @@ TEST_CASE("validate prints file:line:col lines and exits 1 on errors") {
 TEST_CASE("install_skill: errors are values, nothing changes on refusal") {
   Sandbox box;
   const fs::path target = box.root / "t" / "cuda-kernels";
-  auto first = kl::lsp::install_skill(kSkill, target, false);
+  auto first = kl::guidance::install_skill(kSkill, target, false);
   REQUIRE(first);
-  CHECK(first->outcome == kl::lsp::InstallOutcome::Installed);
+  CHECK(first->outcome == kl::guidance::InstallOutcome::Installed);
   CHECK(first->files > 10);
-  auto second = kl::lsp::install_skill(kSkill, target, false);
+  auto second = kl::guidance::install_skill(kSkill, target, false);
   REQUIRE(second);
-  CHECK(second->outcome == kl::lsp::InstallOutcome::UpToDate);
-  auto not_a_skill = kl::lsp::install_skill(box.root, box.root / "x", false);
+  CHECK(second->outcome == kl::guidance::InstallOutcome::UpToDate);
+  auto not_a_skill = kl::guidance::install_skill(box.root, box.root / "x", false);
   CHECK_FALSE(not_a_skill);
-  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, true, "/p", "/h") ==
+  CHECK(kl::guidance::agent_skills_folder(kl::guidance::SkillAgent::OpenCode, true, "/p", "/h") ==
         "/h/.config/opencode/skills");
-  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::OpenCode, false, "/p", "/h") ==
+  CHECK(kl::guidance::agent_skills_folder(kl::guidance::SkillAgent::OpenCode, false, "/p", "/h") ==
         "/p/.opencode/skills");
-  CHECK(kl::lsp::agent_skills_folder(kl::lsp::SkillAgent::Codex, true, "/p", "/h") == "/h/.codex/skills");
+  CHECK(kl::guidance::agent_skills_folder(kl::guidance::SkillAgent::Codex, true, "/p", "/h") == "/h/.codex/skills");
 }

@@ -1,4 +1,4 @@
-// The section index and guidance lookups (lsp/workspace/skill_sections.h, skill_constructs.h,
+// The section index and guidance lookups (guidance/skill_sections.h, skill_constructs.h,
 // skill_guidance.h) over the bundled cuda-kernels skill: every construct the server hovers
 // resolves to a non-empty section; every rule has a page; headings match tolerantly; topics
 // rank sensibly. This is "hover returns guidance for every construct" at the model level.
@@ -10,37 +10,38 @@
 #include <fstream>
 
 #include "analyzers/rules/rule_catalog.h"
-#include "lsp/workspace/skill_catalog.h"
-#include "lsp/workspace/skill_constructs.h"
-#include "lsp/workspace/skill_guidance.h"
+#include "guidance/skill_catalog.h"
+#include "guidance/skill_constructs.h"
+#include "guidance/skill_guidance.h"
 #include "support/fs_paths.h"
 
 namespace fs = std::filesystem;
-using namespace kl::lsp;
+using namespace kl::guidance;
+namespace guidance = kl::guidance;
 
 namespace {
 
 const fs::path kSource = KL_SOURCE_DIR;
 
-const ConstructTable& constructs() {
-  static const ConstructTable table = [] {
+const guidance::ConstructTable& constructs() {
+  static const guidance::ConstructTable table = [] {
     auto text = kl::read_file_text(kSource / "snippets" / "constructs.toml");
     REQUIRE(text);
-    auto parsed = ConstructTable::parse(*text, "constructs.toml");
+    auto parsed = guidance::ConstructTable::parse(*text, "constructs.toml");
     if (!parsed) FAIL(parsed.error().describe());
     return *parsed;
   }();
   return table;
 }
 
-std::shared_ptr<const SkillCatalog> bundled_catalog() {
+std::shared_ptr<const guidance::SkillCatalog> bundled_catalog() {
   static const auto catalog =
-      std::make_shared<const SkillCatalog>(SkillCatalog::load({{kSource / "skills", SkillOrigin::Bundled}}));
+      std::make_shared<const guidance::SkillCatalog>(guidance::SkillCatalog::load({{kSource / "skills", guidance::SkillOrigin::Bundled}}));
   return catalog;
 }
 
-const SkillGuidance& guidance() {
-  static const SkillGuidance g(bundled_catalog(), constructs());
+const guidance::SkillGuidance& bundled_guidance() {
+  static const guidance::SkillGuidance g(bundled_catalog(), constructs());
   return g;
 }
 
@@ -59,11 +60,11 @@ size_t body_lines(const std::string& text) {
 }  // namespace
 
 TEST_CASE("the bundled skill is found and indexed by heading") {
-  auto skill = bundled_catalog()->find(kCudaKernelsSkill);
+  auto skill = bundled_catalog()->find(guidance::kCudaKernelsSkill);
   REQUIRE(skill);
-  CHECK(skill->origin() == SkillOrigin::Bundled);
+  CHECK(skill->origin() == guidance::SkillOrigin::Bundled);
   CHECK(skill->front_matter_valid());
-  const SkillSectionIndex& index = skill->sections();
+  const guidance::SkillSectionIndex& index = skill->sections();
   REQUIRE(index.sections().size() > 50);
   // Headings inside code fences (`# build.toml ...`, `#include`) are not sections.
   for (const auto& section : index.sections()) {
@@ -72,7 +73,7 @@ TEST_CASE("the bundled skill is found and indexed by heading") {
     CHECK(section.end_line > section.first_line);
     CHECK_FALSE(section.text.empty());
   }
-  const SkillSection* core = index.find_heading("core patterns");
+  const guidance::SkillSection* core = index.find_heading("core patterns");
   REQUIRE(core);
   CHECK(core->file == "SKILL.md");
   CHECK(core->level == 2);
@@ -114,9 +115,9 @@ TEST_CASE("every construct the server knows resolves to a non-empty section of t
                                               "edition"};
   for (const auto& spelling : spellings) {
     INFO(spelling);
-    const Construct* construct = constructs().find(spelling);
+    const guidance::Construct* construct = constructs().find(spelling);
     REQUIRE(construct);
-    auto g = guidance().for_construct(*construct);
+    auto g = bundled_guidance().for_construct(*construct);
     REQUIRE(g);
     CHECK(normalize_heading(g->title).rfind(normalize_heading(construct->heading), 0) == 0);
     CHECK(g->relative_file == construct->file);
@@ -126,19 +127,19 @@ TEST_CASE("every construct the server knows resolves to a non-empty section of t
   // And every entry of the table, including spellings not listed above.
   for (const auto& construct : constructs().all()) {
     INFO(construct.id);
-    CHECK(guidance().for_construct(construct));
+    CHECK(bundled_guidance().for_construct(construct));
   }
 }
 
 TEST_CASE("the construct-section headings the skill uses are found tolerantly") {
-  auto skill = bundled_catalog()->find(kCudaKernelsSkill);
-  const SkillSectionIndex& index = skill->sections();
+  auto skill = bundled_catalog()->find(guidance::kCudaKernelsSkill);
+  const guidance::SkillSectionIndex& index = skill->sections();
   for (const char* heading :
        {"Warp shuffles (__shfl_xor_sync, __shfl_down_sync)", "Vector types and reinterpret_cast",
         "__launch_bounds__", "Shared memory (__shared__)", "cp.async", "__syncthreads",
         "TORCH_LIBRARY_EXPAND", "Warp reductions (__reduce_add_sync)", "Vectorised half2 / bfloat162 math"}) {
     INFO(heading);
-    const SkillSection* section = index.find_heading(heading);
+    const guidance::SkillSection* section = index.find_heading(heading);
     REQUIRE(section);
     CHECK(section->file == "references/constructs.md");
   }
@@ -150,9 +151,9 @@ TEST_CASE("the construct-section headings the skill uses are found tolerantly") 
 }
 
 TEST_CASE("constructs are found at the cursor, in the right scope") {
-  const ConstructTable& table = constructs();
+  const guidance::ConstructTable& table = constructs();
   auto id_at = [&](std::string_view line, std::string_view needle,
-                   ConstructScope scope = ConstructScope::Cuda, size_t into = 1) -> std::string {
+                   guidance::ConstructScope scope = guidance::ConstructScope::Cuda, size_t into = 1) -> std::string {
     size_t column = line.find(needle);
     REQUIRE(column != std::string_view::npos);
     auto hit = table.match_at(line, column + into, scope);
@@ -167,16 +168,16 @@ TEST_CASE("constructs are found at the cursor, in the right scope") {
   CHECK(id_at("  auto p = reinterpret_cast<char*>(x);", "reinterpret_cast").empty());  // not a vector type
   CHECK(id_at("__global__ void __launch_bounds__(256) k() {", "__launch_bounds__") == "launch-bounds");
   CHECK(id_at("  __shared__ float tile[32][33];", "__shared__") == "shared-memory");
-  CHECK(id_at("  __syncthreads();", "__syncthreads", ConstructScope::Cuda, 13) ==
+  CHECK(id_at("  __syncthreads();", "__syncthreads", guidance::ConstructScope::Cuda, 13) ==
         "syncthreads");  // cursor at the end
   CHECK(id_at("TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {", "TORCH_LIBRARY_EXPAND") ==
         "torch-library-expand");
   CHECK(id_at(R"(  ops.def("f(Tensor x) -> Tensor");)", "def") == "op-schema");
   CHECK(id_at(R"(  ops.impl("f", torch::kCUDA, &f);)", "impl") == "torch-library-expand");
   CHECK(id_at("  v.p[k] = __hfma2(v.p[k], s2, b2);", "__hfma2") == "half2-math");
-  CHECK(id_at("cuda-capabilities = [\"8.0\"]", "capabilities", ConstructScope::Toml) == "cuda-capabilities");
-  CHECK(id_at("depends = [\"torch\"]", "depends", ConstructScope::Toml) == "build-toml-kernel");
-  CHECK(id_at("edition = 5", "edition", ConstructScope::Toml) == "build-toml-general");
+  CHECK(id_at("cuda-capabilities = [\"8.0\"]", "capabilities", guidance::ConstructScope::Toml) == "cuda-capabilities");
+  CHECK(id_at("depends = [\"torch\"]", "depends", guidance::ConstructScope::Toml) == "build-toml-kernel");
+  CHECK(id_at("edition = 5", "edition", guidance::ConstructScope::Toml) == "build-toml-general");
   CHECK(id_at("  int depends = 0;", "depends").empty());  // a build.toml key means nothing in CUDA
   CHECK(id_at("  int x = threadIdx.x;", "threadIdx").empty());
 }
@@ -187,20 +188,20 @@ TEST_CASE("every rule in the catalog has a guidance page") {
     INFO(rule->id);
     CHECK(fs::exists(kSource / "skills" / "cuda-kernels" / "references" / "rules" /
                      (std::string(rule->id) + ".md")));
-    auto g = guidance().for_rule(rule->id);
+    auto g = bundled_guidance().for_rule(rule->id);
     REQUIRE(g);
     CHECK(g->relative_file == "references/rules/" + std::string(rule->id) + ".md");
     CHECK(g->line == 0);
     CHECK(body_lines(g->markdown) >= 3);
   }
   // frontend's page is troubleshooting.md, through the rule catalog.
-  auto frontend = guidance().for_rule(kl::analyzers::kFrontend);
+  auto frontend = bundled_guidance().for_rule(kl::analyzers::kFrontend);
   REQUIRE(frontend);
   CHECK(frontend->relative_file == "references/troubleshooting.md");
 }
 
 TEST_CASE("guidance is trimmed for hovers, never inside an open code fence, and links to its file") {
-  auto g = guidance().lookup({"", "__syncthreads", ""}, 10);
+  auto g = bundled_guidance().lookup({"", "__syncthreads", ""}, 10);
   REQUIRE(g);
   CHECK(g->trimmed);
   CHECK(g->title == "__syncthreads");
@@ -211,29 +212,29 @@ TEST_CASE("guidance is trimmed for hovers, never inside an open code fence, and 
   CHECK(g->markdown.find("more lines in [references/constructs.md](file://") != std::string::npos);
   CHECK(g->markdown.find("#L" + std::to_string(g->line + 1) + ")") != std::string::npos);
 
-  auto full = guidance().lookup({"", "__syncthreads", ""}, 1000);
+  auto full = bundled_guidance().lookup({"", "__syncthreads", ""}, 1000);
   REQUIRE(full);
   CHECK_FALSE(full->trimmed);
   CHECK(full->markdown.find("From [references/constructs.md]") != std::string::npos);
 }
 
 TEST_CASE("lookup: rule id, then construct, then topic") {
-  auto by_rule = guidance().lookup({"smem-limit", "__shfl_xor_sync", "coalescing"});
+  auto by_rule = bundled_guidance().lookup({"smem-limit", "__shfl_xor_sync", "coalescing"});
   REQUIRE(by_rule);
   CHECK(by_rule->relative_file == "references/rules/smem-limit.md");
-  auto by_construct = guidance().lookup({"", "__shfl_xor_sync", "coalescing"});
+  auto by_construct = bundled_guidance().lookup({"", "__shfl_xor_sync", "coalescing"});
   REQUIRE(by_construct);
   CHECK(by_construct->title.rfind("Warp shuffles", 0) == 0);
   // A construct that is not in the table but is a heading.
-  auto by_heading = guidance().lookup({"", "Grid and block sizing", ""});
+  auto by_heading = bundled_guidance().lookup({"", "Grid and block sizing", ""});
   REQUIRE(by_heading);
   CHECK(by_heading->title == "Grid and block sizing");
-  CHECK(!guidance().lookup({"no-such-rule", "", ""}));
+  CHECK(!bundled_guidance().lookup({"no-such-rule", "", ""}));
 }
 
 TEST_CASE("topics rank sections by the words they hold") {
-  auto skill = bundled_catalog()->find(kCudaKernelsSkill);
-  const SkillSectionIndex& index = skill->sections();
+  auto skill = bundled_catalog()->find(guidance::kCudaKernelsSkill);
+  const guidance::SkillSectionIndex& index = skill->sections();
   auto top = [&](const std::string& topic) {
     auto ranked = index.search(topic, 1);
     REQUIRE_FALSE(ranked.empty());
@@ -243,7 +244,7 @@ TEST_CASE("topics rank sections by the words they hold") {
   CHECK(top("bank conflicts shared memory padding") == "Shared memory (__shared__)");
   CHECK(top("migrating older build.toml files") == "Migrating older files");
   CHECK(index.search("the of and", 5).empty());  // stop words only
-  auto g = guidance().for_topic("cp.async pipeline");
+  auto g = bundled_guidance().for_topic("cp.async pipeline");
   REQUIRE(g);
   CHECK(g->title == "cp.async");
 }
@@ -258,12 +259,12 @@ TEST_CASE("workspace skills take precedence over the bundled one; missing sectio
         << "---\nname: cuda-kernels\ndescription: A team's edited copy.\n---\n\n"
            "# Team copy\n\n## __syncthreads\nOur own barrier advice.\nLine two.\nLine three.\n";
   }
-  std::vector<SkillFolder> folders = {{root / ".claude" / "skills", SkillOrigin::Workspace},
-                                      {kSource / "skills", SkillOrigin::Bundled}};
-  auto catalog = std::make_shared<const SkillCatalog>(SkillCatalog::load(folders));
-  REQUIRE(catalog->find_all(kCudaKernelsSkill).size() == 2);
-  CHECK(catalog->find(kCudaKernelsSkill)->origin() == SkillOrigin::Workspace);
-  SkillGuidance g(catalog, constructs());
+  std::vector<guidance::SkillFolder> folders = {{root / ".claude" / "skills", guidance::SkillOrigin::Workspace},
+                                      {kSource / "skills", guidance::SkillOrigin::Bundled}};
+  auto catalog = std::make_shared<const guidance::SkillCatalog>(guidance::SkillCatalog::load(folders));
+  REQUIRE(catalog->find_all(guidance::kCudaKernelsSkill).size() == 2);
+  CHECK(catalog->find(guidance::kCudaKernelsSkill)->origin() == guidance::SkillOrigin::Workspace);
+  guidance::SkillGuidance g(catalog, constructs());
   auto barrier = g.lookup({"", "__syncthreads", ""});
   REQUIRE(barrier);
   CHECK(barrier->markdown.find("Our own barrier advice") != std::string::npos);
@@ -284,6 +285,6 @@ TEST_CASE("skill search folders: workspace, user agents, bundled") {
   CHECK(has("/home/me/.claude/skills"));
   CHECK(has("/home/me/.codex/skills"));
   CHECK(has("/home/me/.config/opencode/skills"));
-  CHECK(folders.front().origin == SkillOrigin::Workspace);
-  CHECK(folders.back().origin == SkillOrigin::Bundled);
+  CHECK(folders.front().origin == guidance::SkillOrigin::Workspace);
+  CHECK(folders.back().origin == guidance::SkillOrigin::Bundled);
 }

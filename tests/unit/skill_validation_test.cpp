@@ -1,14 +1,16 @@
-// Skill validation (lsp/workspace/skill_validation.h, skill_front_matter.h): the bundled
+// Skill validation (guidance/skill_validation.h, skill_front_matter.h): the bundled
 // cuda-kernels skill passes; each broken fixture in tests/fixtures/skills/ fails with its one
 // problem at an exact line and column (1-based below, as `kernel-lsp skills validate` prints).
-#include "lsp/workspace/skill_validation.h"
+#include "guidance/skill_validation.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "lsp/workspace/skill_front_matter.h"
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_front_matter.h"
+#include "guidance/skill_markdown.h"
 #include "support/fs_paths.h"
+
+namespace guidance = kl::guidance;
 
 namespace fs = std::filesystem;
 using kl::analyzers::Finding;
@@ -19,7 +21,7 @@ namespace {
 const fs::path kFixtures = fs::path(KL_FIXTURES_DIR) / "skills";
 
 std::vector<Finding> validate(const std::string& name) {
-  return kl::lsp::validate_skill_folder(kFixtures / name);
+  return kl::guidance::validate_skill_folder(kFixtures / name);
 }
 
 std::vector<Finding> with_severity(const std::vector<Finding>& findings, Severity severity) {
@@ -51,7 +53,7 @@ void require_at(const Finding& finding, uint32_t line, uint32_t column) {
 TEST_CASE("the bundled cuda-kernels skill is valid") {
   const fs::path skill = fs::path(KL_SOURCE_DIR) / "skills" / "cuda-kernels";
   REQUIRE(fs::exists(skill / "SKILL.md"));
-  auto findings = kl::lsp::validate_skill_folder(skill);
+  auto findings = kl::guidance::validate_skill_folder(skill);
   INFO(describe(findings));
   CHECK(with_severity(findings, Severity::Error).empty());
   CHECK(with_severity(findings, Severity::Warning).empty());
@@ -64,7 +66,7 @@ TEST_CASE("a valid fixture has no findings, and its front matter is read") {
 
   auto text = kl::read_file_text(kFixtures / "valid-skill" / "SKILL.md");
   REQUIRE(text);
-  auto reading = kl::lsp::read_skill_front_matter(*text, "SKILL.md", "valid-skill");
+  auto reading = kl::guidance::read_skill_front_matter(*text, "SKILL.md", "valid-skill");
   REQUIRE(reading.front_matter);
   CHECK(reading.front_matter->name == "valid-skill");
   CHECK(reading.front_matter->license == "Apache-2.0");
@@ -148,12 +150,12 @@ TEST_CASE("a body over 500 lines is a warning at the first line past the limit")
   CHECK(findings[0].severity == Severity::Warning);
   CHECK(findings[0].message.find("510 lines") != std::string::npos);
   require_at(findings[0], 505, 1);
-  CHECK_FALSE(kl::lsp::has_errors(findings));
+  CHECK_FALSE(kl::guidance::has_errors(findings));
 }
 
 TEST_CASE("front matter rules, one at a time") {
   auto check = [](const std::string& yaml, const std::string& folder = "demo") {
-    return kl::lsp::read_skill_front_matter("---\n" + yaml + "---\n# Body\n", "SKILL.md", folder).problems;
+    return kl::guidance::read_skill_front_matter("---\n" + yaml + "---\n# Body\n", "SKILL.md", folder).problems;
   };
   const std::string description = "description: Does a thing. Use it when needed.\n";
   CHECK(check("name: demo\n" + description).empty());
@@ -173,20 +175,20 @@ TEST_CASE("front matter rules, one at a time") {
   REQUIRE(metadata_number.size() == 1);
   CHECK(metadata_number[0].severity == Severity::Warning);  // typed readers see a float
   // No front matter at all, and one never closed.
-  CHECK(kl::lsp::read_skill_front_matter("# Just a heading\n", "SKILL.md", "demo").problems.size() == 1);
-  CHECK(kl::lsp::read_skill_front_matter("---\nname: demo\n", "SKILL.md", "demo").problems.size() == 1);
+  CHECK(kl::guidance::read_skill_front_matter("# Just a heading\n", "SKILL.md", "demo").problems.size() == 1);
+  CHECK(kl::guidance::read_skill_front_matter("---\nname: demo\n", "SKILL.md", "demo").problems.size() == 1);
 }
 
 TEST_CASE("an unsaved SKILL.md buffer is checked against its folder on disk") {
   const fs::path skill_md = kFixtures / "broken-link" / "SKILL.md";
-  auto findings = kl::lsp::validate_skill_text(
+  auto findings = kl::guidance::validate_skill_text(
       "---\nname: broken-link\ndescription: Fixed.\n---\n[ok](references/present.md)\n", skill_md);
   INFO(describe(findings));
   CHECK(findings.empty());
 }
 
 TEST_CASE("Markdown outline: headings outside code, links with positions") {
-  auto outline = kl::lsp::outline_markdown(
+  auto outline = kl::guidance::outline_markdown(
       "---\ntitle: x\n---\n# One __two__ #\n```\n# not a heading\n```\nSee [a](b.md) and "
       "[c](d.md#x).\n\nTwo\n---\n",
       3);

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "lsp/workspace/snippet_catalog.h"
+#include "guidance/snippet_catalog.h"
 #include "support/process.h"
+
+namespace guidance = kl::guidance;
 
 namespace fs = std::filesystem;
 
@@ -23,7 +25,7 @@ fs::path find_nvcc() {
 }  // namespace
 
 TEST_CASE("every CUDA snippet compiles with nvcc (sm_90) when filled with its defaults") {
-  auto loaded = kl::lsp::SnippetCatalog::load(fs::path(KL_SOURCE_DIR) / "snippets");
+  auto loaded = kl::guidance::SnippetCatalog::load(fs::path(KL_SOURCE_DIR) / "snippets");
   if (!loaded) FAIL(loaded.error().describe());
   const fs::path nvcc = find_nvcc();
   if (nvcc.empty()) {
@@ -34,7 +36,7 @@ TEST_CASE("every CUDA snippet compiles with nvcc (sm_90) when filled with its de
   fs::create_directories(dir);
   size_t compiled = 0;
   for (const auto& snippet : loaded->all()) {
-    if (snippet.language != kl::lsp::SnippetLanguage::Cuda || !snippet.compile) continue;
+    if (snippet.language != kl::guidance::SnippetLanguage::Cuda || !snippet.compile) continue;
     SECTION(snippet.id) {
       const fs::path source = dir / (snippet.id + ".cu");
       {

@@ -1,7 +1,7 @@
 // Snippets as data (snippets/*.toml): the grammar and default expansion, the catalog's checks,
 // and the exports (VS Code .code-snippets, Neovim package, JSON) parsing as JSON with every
 // snippet in them; `kernel-lsp snippets export` through the real binary.
-#include "lsp/workspace/snippet_export.h"
+#include "guidance/snippet_export.h"
 
 #include <unistd.h>
 
@@ -10,22 +10,24 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "lsp/workspace/snippet_catalog.h"
-#include "lsp/workspace/snippet_syntax.h"
+#include "guidance/snippet_catalog.h"
+#include "guidance/snippet_syntax.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
 
+namespace guidance = kl::guidance;
+
 namespace fs = std::filesystem;
-using kl::lsp::SnippetCatalog;
+using kl::guidance::SnippetCatalog;
 using nlohmann::json;
 
 namespace {
 
 const fs::path kSnippets = fs::path(KL_SOURCE_DIR) / "snippets";
 
-const SnippetCatalog& catalog() {
-  static const SnippetCatalog c = [] {
-    auto loaded = SnippetCatalog::load(kSnippets);
+const guidance::SnippetCatalog& catalog() {
+  static const guidance::SnippetCatalog c = [] {
+    auto loaded = guidance::SnippetCatalog::load(kSnippets);
     if (!loaded) FAIL(loaded.error().describe());
     return *loaded;
   }();
@@ -33,7 +35,7 @@ const SnippetCatalog& catalog() {
 }
 
 std::string expand(const std::string& body) {
-  auto r = kl::lsp::expand_snippet_defaults(body);
+  auto r = kl::guidance::expand_snippet_defaults(body);
   if (!r) FAIL(r.error().message);
   return *r;
 }
@@ -52,10 +54,10 @@ TEST_CASE("snippet grammar: placeholders expand to their defaults") {
   CHECK(expand("${TM_FILENAME:file.cu} $TM_SELECTED_TEXT") == "file.cu ");
   CHECK(expand(R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)") ==
         R"(asm("cp.async.wait_group %0;\n" ::"n"(N));)");
-  CHECK_FALSE(kl::lsp::expand_snippet_defaults("${1:never closed"));
-  CHECK_FALSE(kl::lsp::expand_snippet_defaults("${x/transform/}"));
-  CHECK_FALSE(kl::lsp::expand_snippet_defaults("${1|a,b"));
-  CHECK(kl::lsp::escape_snippet_text("a$b}c\\") == "a\\$b\\}c\\\\");
+  CHECK_FALSE(kl::guidance::expand_snippet_defaults("${1:never closed"));
+  CHECK_FALSE(kl::guidance::expand_snippet_defaults("${x/transform/}"));
+  CHECK_FALSE(kl::guidance::expand_snippet_defaults("${1|a,b"));
+  CHECK(kl::guidance::escape_snippet_text("a$b}c\\") == "a\\$b\\}c\\\\");
 }
 
 TEST_CASE("the bundled snippets load and cover the kernel templates and bindings") {
@@ -71,7 +73,7 @@ TEST_CASE("the bundled snippets load and cover the kernel templates and bindings
                                              "build-toml"};
   for (const auto& id : expected) {
     INFO(id);
-    const kl::lsp::Snippet* s = catalog().find(id);
+    const kl::guidance::Snippet* s = catalog().find(id);
     REQUIRE(s);
     CHECK_FALSE(s->prefix.empty());
     CHECK_FALSE(s->description.empty());
@@ -93,21 +95,21 @@ TEST_CASE("the bundled snippets load and cover the kernel templates and bindings
 }
 
 TEST_CASE("the catalog rejects broken snippet data") {
-  CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = '${1:x'\n", "t.toml"));
-  CHECK_FALSE(SnippetCatalog::parse(
+  CHECK_FALSE(guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = '${1:x'\n", "t.toml"));
+  CHECK_FALSE(guidance::SnippetCatalog::parse(
       "[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\nlanguage = \"rust\"\n", "t.toml"));
-  CHECK_FALSE(SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
+  CHECK_FALSE(guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
   CHECK_FALSE(
-      SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = "
+      guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = "
                             "\"a\"\nprefix = \"q\"\nbody = 'y'\n",
                             "t.toml"));  // duplicate id
-  auto no_snippets = SnippetCatalog::parse("[[construct]]\nid = \"x\"\n", "constructs.toml");
+  auto no_snippets = guidance::SnippetCatalog::parse("[[construct]]\nid = \"x\"\n", "constructs.toml");
   REQUIRE(no_snippets);
   CHECK(no_snippets->all().empty());
 }
 
 TEST_CASE("VS Code export: .code-snippets JSON with every snippet") {
-  json vscode = json::parse(kl::lsp::export_vscode_snippets(catalog()).dump());
+  json vscode = json::parse(kl::guidance::export_vscode_snippets(catalog()).dump());
   REQUIRE(vscode.is_object());
   CHECK(vscode.size() == catalog().all().size());
   for (const auto& s : catalog().all()) {
@@ -128,7 +130,7 @@ TEST_CASE("VS Code export: .code-snippets JSON with every snippet") {
 }
 
 TEST_CASE("Neovim export: a VS Code-style package LuaSnip loads") {
-  auto files = kl::lsp::export_neovim_snippets(catalog());
+  auto files = kl::guidance::export_neovim_snippets(catalog());
   REQUIRE(files.count("package.json"));
   json package = json::parse(files["package.json"].dump());
   const json& contributes = package["contributes"]["snippets"];
@@ -152,7 +154,7 @@ TEST_CASE("Neovim export: a VS Code-style package LuaSnip loads") {
 }
 
 TEST_CASE("JSON export and `kernel-lsp snippets export` through the binary") {
-  json document = json::parse(kl::lsp::export_snippets_json(catalog()).dump());
+  json document = json::parse(kl::guidance::export_snippets_json(catalog()).dump());
   REQUIRE(document["snippets"].size() == catalog().all().size());
 
   REQUIRE(fs::exists(KL_BINARY));

@@ -13,7 +13,7 @@
 
 #include "analyzers/finding.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 inline constexpr uint32_t kSkillBodyLineLimit = 500;
 
@@ -27,4 +27,4 @@ std::vector<analyzers::Finding> validate_skill_text(std::string_view text,
 
 bool has_errors(const std::vector<analyzers::Finding>& findings);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -21,10 +21,10 @@
 #include <string_view>
 #include <vector>
 
-#include "lsp/workspace/skill_front_matter.h"
-#include "lsp/workspace/skill_sections.h"
+#include "guidance/skill_front_matter.h"
+#include "guidance/skill_sections.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 enum class SkillOrigin { Workspace, User, Bundled };  // precedence order
 
@@ -83,4 +83,4 @@ class SkillCatalog {
 // The bundled skill that kernel-lsp's guidance comes from.
 inline constexpr std::string_view kCudaKernelsSkill = "cuda-kernels";
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

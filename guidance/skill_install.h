@@ -16,7 +16,7 @@
 
 #include "support/result.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 enum class SkillAgent { Claude, Codex, OpenCode };
 
@@ -45,4 +45,4 @@ Result<InstallReport> install_skill(const std::filesystem::path& skill_folder,
 // True when both trees hold the same relative file paths with the same bytes.
 bool same_tree(const std::filesystem::path& a, const std::filesystem::path& b);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

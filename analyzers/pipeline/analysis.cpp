@@ -1,4 +1,4 @@
-#include "analyzers/analysis.h"
+#include "analyzers/pipeline/analysis.h"
 
 #include <algorithm>
 #include <chrono>

@@ -18,7 +18,7 @@
 
 #include "analyzers/finding.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 inline constexpr std::string_view kSkillRule = "skill";
 
@@ -56,4 +56,4 @@ analyzers::Finding skill_finding(analyzers::Severity severity, const std::string
 // Characters (UTF-8 code points) in `text`: the specification's limits count characters.
 size_t utf8_length(std::string_view text);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

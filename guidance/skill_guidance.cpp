@@ -1,9 +1,9 @@
-#include "lsp/workspace/skill_guidance.h"
+#include "guidance/skill_guidance.h"
 
 #include "analyzers/rules/rule_catalog.h"
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_markdown.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 bool is_fence(std::string_view line) {
@@ -126,4 +126,4 @@ std::optional<Guidance> SkillGuidance::lookup(const GuidanceQuery& query, size_t
   return std::nullopt;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -1,4 +1,4 @@
-#include "lsp/runner/project_bench.h"
+#include "runner/project_bench.h"
 
 #include "support/fs_paths.h"
 #include "support/process.h"

@@ -9,7 +9,7 @@
 
 #include "support/result.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 // The body with each placeholder replaced by its default, a mirrored tabstop (`$1` after
 // `${1:x}`) by the same default, a choice by its first option and bare tabstops/variables by
@@ -19,4 +19,4 @@ Result<std::string> expand_snippet_defaults(std::string_view body);
 // Escapes text so that a snippet inserts it literally ('$', '}', '\' get a backslash).
 std::string escape_snippet_text(std::string_view text);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

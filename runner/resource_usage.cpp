@@ -1,4 +1,4 @@
-#include "lsp/runner/resource_usage.h"
+#include "runner/resource_usage.h"
 
 #include <regex>
 #include <sstream>

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 struct SkillSection {
   std::string heading;  // as written, without the #s
@@ -54,4 +54,4 @@ class SkillSectionIndex {
 // "cp.async ampere". Underscores, dots and dashes are kept: they are part of CUDA names.
 std::string normalize_heading(std::string_view text);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -11,7 +11,7 @@
 
 #include "support/result.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 enum class SnippetLanguage { Cuda, Cpp, Python, Toml };
 
@@ -49,4 +49,4 @@ class SnippetCatalog {
   std::vector<Snippet> snippets_;
 };
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

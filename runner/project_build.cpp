@@ -1,4 +1,4 @@
-#include "lsp/runner/project_build.h"
+#include "runner/project_build.h"
 
 #include <algorithm>
 #include <atomic>

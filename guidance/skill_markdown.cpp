@@ -1,4 +1,4 @@
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_markdown.h"
 
 #include <cmark.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 struct NodeDeleter {
@@ -162,4 +162,4 @@ MarkdownOutline outline_markdown(std::string_view text, uint32_t first_line) {
   return outline;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

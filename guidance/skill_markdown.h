@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 struct MarkdownHeading {
   std::string text;  // as written (ATX: without the #s), so `__shared__` keeps its underscores
@@ -35,4 +35,4 @@ MarkdownOutline outline_markdown(std::string_view text, uint32_t first_line = 0)
 // add an empty last line.
 std::vector<std::string_view> split_lines(std::string_view text);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

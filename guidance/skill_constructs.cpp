@@ -1,4 +1,4 @@
-#include "lsp/workspace/skill_constructs.h"
+#include "guidance/skill_constructs.h"
 
 #include <spdlog/spdlog.h>
 #include <toml++/toml.h>
@@ -7,7 +7,7 @@
 
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 std::vector<std::string> strings_of(const toml::table& table, std::string_view key) {
@@ -134,4 +134,4 @@ const Construct* ConstructTable::find(std::string_view spelling) const {
   return nullptr;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

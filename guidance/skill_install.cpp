@@ -1,4 +1,4 @@
-#include "lsp/workspace/skill_install.h"
+#include "guidance/skill_install.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 namespace fs = std::filesystem;
@@ -137,4 +137,4 @@ Result<InstallReport> install_skill(const fs::path& skill_folder, const fs::path
   return report;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

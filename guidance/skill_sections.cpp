@@ -1,14 +1,14 @@
-#include "lsp/workspace/skill_sections.h"
+#include "guidance/skill_sections.h"
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 
-#include "lsp/workspace/skill_front_matter.h"
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_front_matter.h"
+#include "guidance/skill_markdown.h"
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 namespace fs = std::filesystem;
@@ -209,4 +209,4 @@ std::vector<const SkillSection*> SkillSectionIndex::search(std::string_view topi
   return out;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -1,12 +1,12 @@
-#include "lsp/workspace/skill_validation.h"
+#include "guidance/skill_validation.h"
 
 #include <algorithm>
 
-#include "lsp/workspace/skill_front_matter.h"
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_front_matter.h"
+#include "guidance/skill_markdown.h"
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 namespace fs = std::filesystem;
@@ -137,4 +137,4 @@ bool has_errors(const std::vector<analyzers::Finding>& findings) {
                      [](const analyzers::Finding& f) { return f.severity == Severity::Error; });
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

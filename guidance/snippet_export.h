@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "lsp/workspace/snippet_catalog.h"
+#include "guidance/snippet_catalog.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 nlohmann::ordered_json export_vscode_snippets(const SnippetCatalog& catalog);
 std::map<std::string, nlohmann::ordered_json> export_neovim_snippets(const SnippetCatalog& catalog);
@@ -25,4 +25,4 @@ nlohmann::ordered_json export_snippets_json(const SnippetCatalog& catalog);
 // The body as VS Code wants it: one string per line.
 nlohmann::ordered_json body_lines(const std::string& body);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -15,10 +15,10 @@
 #include <string>
 #include <string_view>
 
-#include "lsp/workspace/skill_catalog.h"
-#include "lsp/workspace/skill_constructs.h"
+#include "guidance/skill_catalog.h"
+#include "guidance/skill_constructs.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 inline constexpr size_t kGuidanceLines = 40;
 
@@ -66,4 +66,4 @@ Guidance render_guidance(const Skill& skill, const SkillSection& section, size_t
 // file:///abs/path with the characters a URI cannot hold percent-encoded.
 std::string file_uri(const std::filesystem::path& path);
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -1,11 +1,11 @@
-#include "lsp/workspace/snippet_syntax.h"
+#include "guidance/snippet_syntax.h"
 
 #include <cctype>
 #include <map>
 #include <optional>
 #include <vector>
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 struct Node {
@@ -219,4 +219,4 @@ std::string escape_snippet_text(std::string_view text) {
   return out;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -1,4 +1,4 @@
-#include "lsp/workspace/skill_catalog.h"
+#include "guidance/skill_catalog.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ std::vector<std::shared_ptr<const Skill>> SkillCatalog::find_all(std::string_vie
   return out;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

@@ -13,7 +13,7 @@
 
 #include "support/result.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 
 enum class ConstructScope { Cuda, Toml };
 
@@ -52,4 +52,4 @@ class ConstructTable {
   std::vector<Construct> constructs_;
 };
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

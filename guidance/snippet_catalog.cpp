@@ -1,14 +1,14 @@
-#include "lsp/workspace/snippet_catalog.h"
+#include "guidance/snippet_catalog.h"
 
 #include <spdlog/spdlog.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
 
-#include "lsp/workspace/snippet_syntax.h"
+#include "guidance/snippet_syntax.h"
 #include "support/fs_paths.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 std::optional<SnippetLanguage> parse_language(const std::string& text) {
@@ -135,4 +135,4 @@ const Snippet* SnippetCatalog::find(std::string_view id) const {
   return nullptr;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

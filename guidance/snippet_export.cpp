@@ -1,6 +1,6 @@
-#include "lsp/workspace/snippet_export.h"
+#include "guidance/snippet_export.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
@@ -111,4 +111,4 @@ ordered_json export_snippets_json(const SnippetCatalog& catalog) {
   return {{"snippets", list}};
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance

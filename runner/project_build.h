@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analyzers/finding.h"
-#include "lsp/runner/resource_usage.h"
+#include "runner/resource_usage.h"
 #include "support/cancellation.h"
 
 namespace kl::runner {

@@ -1,4 +1,4 @@
-#include "lsp/workspace/skill_front_matter.h"
+#include "guidance/skill_front_matter.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,9 +7,9 @@
 #include <regex>
 #include <set>
 
-#include "lsp/workspace/skill_markdown.h"
+#include "guidance/skill_markdown.h"
 
-namespace kl::lsp {
+namespace kl::guidance {
 namespace {
 
 using analyzers::Severity;
@@ -392,4 +392,4 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
   return reading;
 }
 
-}  // namespace kl::lsp
+}  // namespace kl::guidance
