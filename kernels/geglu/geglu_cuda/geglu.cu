@@ -9,82 +9,13 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "geglu.h"
+#include "vector_pack.cuh"
 
 namespace {
 
-template <typename T>
-struct Pack;
-
-template <>
-struct Pack<float> {
-  static constexpr int N = 4;
-  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
-    f[0] = __uint_as_float(u.x);
-    f[1] = __uint_as_float(u.y);
-    f[2] = __uint_as_float(u.z);
-    f[3] = __uint_as_float(u.w);
-  }
-  __device__ __forceinline__ static uint4 pack(const float* f) {
-    return make_uint4(__float_as_uint(f[0]), __float_as_uint(f[1]), __float_as_uint(f[2]),
-                      __float_as_uint(f[3]));
-  }
-  __device__ __forceinline__ static float to_f(float v) { return v; }
-  __device__ __forceinline__ static float from_f(float v) { return v; }
-};
-
-template <>
-struct Pack<__nv_bfloat16> {
-  static constexpr int N = 8;
-  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
-    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      f[2 * i] = __uint_as_float(w[i] << 16);
-      f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
-    }
-  }
-  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
-    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
-    uint32_t r;
-    memcpy(&r, &h, 4);
-    return r;
-  }
-  __device__ __forceinline__ static uint4 pack(const float* f) {
-    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
-  }
-  __device__ __forceinline__ static float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
-  __device__ __forceinline__ static __nv_bfloat16 from_f(float v) { return __float2bfloat16_rn(v); }
-};
-
-template <>
-struct Pack<__half> {
-  static constexpr int N = 8;
-  __device__ __forceinline__ static void unpack(const uint4& u, float* f) {
-    const uint32_t w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      __half2 h;
-      memcpy(&h, &w[i], 4);
-      const float2 p = __half22float2(h);
-      f[2 * i] = p.x;
-      f[2 * i + 1] = p.y;
-    }
-  }
-  __device__ __forceinline__ static uint32_t pack2(float a, float b) {
-    const __half2 h = __floats2half2_rn(a, b);
-    uint32_t r;
-    memcpy(&r, &h, 4);
-    return r;
-  }
-  __device__ __forceinline__ static uint4 pack(const float* f) {
-    return make_uint4(pack2(f[0], f[1]), pack2(f[2], f[3]), pack2(f[4], f[5]), pack2(f[6], f[7]));
-  }
-  __device__ __forceinline__ static float to_f(__half v) { return __half2float(v); }
-  __device__ __forceinline__ static __half from_f(float v) { return __float2half_rn(v); }
-};
+using kl::Pack;
 
 __device__ __forceinline__ int64_t row_offset(unsigned row, unsigned inner, int64_t so,
                                               int64_t si) {
