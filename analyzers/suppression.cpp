@@ -7,15 +7,21 @@
 namespace kl::analyzers {
 namespace {
 
-std::vector<std::string> split_ids(std::string_view list) {
-  std::vector<std::string> ids;
+struct IdInList {
+  std::string id;
+  size_t offset;  // in the list
+};
+
+std::vector<IdInList> split_ids(std::string_view list) {
+  std::vector<IdInList> ids;
   size_t start = 0;
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
-    std::string_view id = list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    while (!id.empty() && id.front() == ' ') id.remove_prefix(1);
-    while (!id.empty() && id.back() == ' ') id.remove_suffix(1);
-    if (!id.empty()) ids.emplace_back(id);
+    size_t end = comma == std::string_view::npos ? list.size() : comma;
+    size_t first = start, last = end;
+    while (first < last && list[first] == ' ') ++first;
+    while (last > first && list[last - 1] == ' ') --last;
+    if (first < last) ids.push_back({std::string(list.substr(first, last - first)), first});
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -38,7 +44,10 @@ Suppressions::Suppressions(std::string_view text) {
         size_t open = rest.find('[');
         size_t close = rest.find(']', open);
         if (close != std::string_view::npos) {
-          for (auto& id : split_ids(rest.substr(open + 1, close - open - 1))) {
+          size_t list_column = static_cast<size_t>(rest.data() - s.data()) + open + 1;
+          for (auto& [id, offset] : split_ids(rest.substr(open + 1, close - open - 1))) {
+            auto column = static_cast<uint32_t>(list_column + offset);
+            written_.push_back({id, Range{{line, column}, {line, column + static_cast<uint32_t>(id.size())}}});
             if (whole_file) file_rules_.push_back(id);
             else line_rules_.push_back({line, id});
           }

@@ -13,8 +13,17 @@ namespace kl::analyzers {
 
 class Suppressions {
  public:
+  // One id as written in a comment: where it stands (0-based line, UTF-8 byte columns), so
+  // that an id that names no rule can be reported on it.
+  struct WrittenId {
+    std::string id;
+    Range range;
+  };
+
   explicit Suppressions(std::string_view text);
   bool suppresses(const Finding& finding) const;
+  // Every id the comments name, `*` included, in text order.
+  const std::vector<WrittenId>& written_ids() const { return written_; }
 
  private:
   struct LineRule {
@@ -23,6 +32,7 @@ class Suppressions {
   };
   std::vector<LineRule> line_rules_;
   std::vector<std::string> file_rules_;
+  std::vector<WrittenId> written_;
 };
 
 // Removes the findings in `file` that its text suppresses.

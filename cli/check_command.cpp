@@ -2,10 +2,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <ostream>
 
 #include "analyzers/frontend/compile_database.h"
 #include "analyzers/project/project_locator.h"
+#include "cli/analysis_options.h"
 #include "cli/report.h"
 #include "support/fs_paths.h"
 
@@ -55,6 +58,23 @@ int run_check(const std::string& file, const analyzers::AnalysisSettings& settin
   out << "findings:\n";
   write_text_report(report, out, false);
   return 0;
+}
+
+RegisteredCommand add_check_command(CLI::App& app) {
+  struct CheckValues {
+    std::string file;
+    AnalysisOptionValues analysis;
+  };
+  auto values = std::make_shared<CheckValues>();
+  auto* check_command =
+      app.add_subcommand("check", "Run the whole pipeline on one file and print each stage's time");
+  check_command->add_option("file", values->file, "A .cu or .cuh file")->required();
+  add_analysis_options(*check_command, values->analysis);
+  return {check_command, [values] {
+            auto settings = analysis_settings(values->analysis, std::cerr);
+            if (!settings) return 2;
+            return run_check(values->file, *settings, std::cout, std::cerr);
+          }};
 }
 
 }  // namespace kl::cli

@@ -6,10 +6,15 @@
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "cli/registered_command.h"
 
 namespace kl::cli {
 
 int run_check(const std::string& file, const analyzers::AnalysisSettings& settings, std::ostream& out,
               std::ostream& err);
+
+// Adds `check FILE` and the analysis options to `app`; its run calls run_check on stdout and
+// stderr (exit 2 on a bad --arch).
+RegisteredCommand add_check_command(CLI::App& app);
 
 }  // namespace kl::cli

@@ -1,14 +1,18 @@
 #include "cli/lint_command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "analyzers/isolation/failure_finding.h"
 #include "analyzers/isolation/isolated_analyzer.h"
 #include "analyzers/rules/rule_catalog.h"
+#include "cli/analysis_options.h"
 #include "cli/lint_targets.h"
 #include "cli/report.h"
 #include "support/fs_paths.h"
@@ -80,7 +84,60 @@ FileResult analyse_one(LintAnalyser& analyzer, const LintTarget& target) {
   return result;
 }
 
+// What `lint`'s options hold as parsed; LintOptions is made from it once the command runs.
+struct LintCommandValues {
+  LintOptions lint;
+  std::string format = "text", severity = "info", color = "auto";
+  double timeout_seconds = 300;
+  AnalysisOptionValues analysis;
+};
+
+ReportFormat report_format(const std::string& format) {
+  return format == "json"     ? ReportFormat::Json
+         : format == "sarif"  ? ReportFormat::Sarif
+         : format == "github" ? ReportFormat::Github
+                              : ReportFormat::Text;
+}
+
+int run_lint_command(LintCommandValues& values) {
+  auto settings = analysis_settings(values.analysis, std::cerr);
+  if (!settings) return 2;
+  LintOptions& lint = values.lint;
+  lint.settings = *settings;
+  lint.timeout = std::chrono::milliseconds(static_cast<int64_t>(values.timeout_seconds * 1000));
+  lint.format = report_format(values.format);
+  analyzers::parse_severity(values.severity, lint.threshold);
+  // Colour only for a person: text to a terminal, unless asked for.
+  lint.color = values.color == "always" ||
+               (values.color == "auto" && isatty(STDOUT_FILENO) && lint.format == ReportFormat::Text);
+  return run_lint(lint, std::cout, std::cerr);
+}
+
 }  // namespace
+
+RegisteredCommand add_lint_command(CLI::App& app) {
+  auto values = std::make_shared<LintCommandValues>();
+  LintOptions& lint = values->lint;
+  auto* lint_command = app.add_subcommand("lint", "Lint .cu/.cuh files and build.toml (files or folders)");
+  lint_command->add_option("paths", lint.paths, "Files or folders")->required();
+  lint_command->add_option("--format", values->format, "text | json | sarif | github")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+  lint_command
+      ->add_option("--severity", values->severity, "Report findings at or above: error | warning | info")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  lint_command->add_option("-j,--jobs", lint.jobs, "Files analysed in parallel (default: one per core)");
+  lint_command->add_option("--color", values->color, "auto | always | never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  lint_command
+      ->add_option("--timeout", values->timeout_seconds,
+                   "Seconds one file's analysis may take before it is stopped and reported (default 300)")
+      ->check(CLI::PositiveNumber);
+  lint_command->add_flag(
+      "--no-isolation", lint.in_process,
+      "Analyse in this process instead of worker processes (for debugging: a crash then ends the run)");
+  add_analysis_options(*lint_command, values->analysis);
+  return {lint_command, [values] { return run_lint_command(*values); }};
+}
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   auto started = std::chrono::steady_clock::now();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzers/pipeline/analysis.h"
+#include "cli/registered_command.h"
 
 namespace kl::cli {
 
@@ -28,5 +29,9 @@ struct LintOptions {
 };
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);
+
+// Adds `lint` and its options to `app`; its run turns them into LintOptions (exit 2 on a bad
+// --arch) and calls run_lint on stdout and stderr.
+RegisteredCommand add_lint_command(CLI::App& app);
 
 }  // namespace kl::cli

@@ -9,14 +9,10 @@
 //                                        project = cwd; --global = $HOME)
 // Exit codes: 0 success, 1 invalid skill / refused install / not found, 2 usage or I/O error.
 #include <CLI/CLI.hpp>
-#include <functional>
+
+#include "cli/registered_command.h"
 
 namespace kl::cli {
-
-struct RegisteredCommand {
-  CLI::App* command = nullptr;
-  std::function<int()> run;  // runs whichever of its subcommands was parsed
-};
 
 RegisteredCommand add_skills_command(CLI::App& app);
 

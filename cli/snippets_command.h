@@ -10,7 +10,7 @@
 // Exit codes: 0 success, 2 usage, missing snippets or I/O error.
 #include <CLI/CLI.hpp>
 
-#include "cli/skills_command.h"
+#include "cli/registered_command.h"
 
 namespace kl::cli {
 

@@ -1,34 +1,35 @@
 #include "cli/subcommands.h"
 
-#include <functional>
 #include <vector>
 
+#include "cli/build_command.h"
+#include "cli/check_command.h"
+#include "cli/lint_command.h"
+#include "cli/registered_command.h"
 #include "cli/skills_command.h"
 #include "cli/snippets_command.h"
 
 namespace kl::cli {
 namespace {
 
-struct Registered {
-  CLI::App* command;
-  std::function<int()> run;
-};
-
-std::vector<Registered>& registry() {
-  static std::vector<Registered> entries;
+std::vector<RegisteredCommand>& registry() {
+  static std::vector<RegisteredCommand> entries;
   return entries;
 }
 
 }  // namespace
 
 void register_subcommands(CLI::App& app) {
-  for (const RegisteredCommand& command : {add_skills_command(app), add_snippets_command(app)})
-    registry().push_back({command.command, command.run});
+  // A braced list is evaluated left to right: this is the order of `--help`.
+  for (RegisteredCommand& command : std::vector<RegisteredCommand>{
+           add_lint_command(app), add_check_command(app), add_build_command(app), add_bench_command(app),
+           add_skills_command(app), add_snippets_command(app)})
+    registry().push_back(std::move(command));
 }
 
 int run_registered_subcommand(CLI::App& app) {
   (void)app;
-  for (auto& entry : registry())
+  for (const RegisteredCommand& entry : registry())
     if (entry.command->parsed()) return entry.run();
   return 2;
 }

@@ -1,12 +1,15 @@
 #pragma once
-// Subcommands beyond lint and check (skills, snippets, build, bench) register here so that
-// main.cpp does not grow with each. Each registers its options on `app` and runs when parsed.
+// The one list of subcommands (lint, check, build, bench, skills, snippets). Each lives in its
+// own file and registers its options on `app` (`add_<name>_command`); main.cpp only builds the
+// app, registers, parses and runs what was parsed. `serve` is main's own: only main.cpp reaches
+// the language server.
 #include <CLI/CLI.hpp>
 
 namespace kl::cli {
 
+// Registers every subcommand, in the order `--help` lists them.
 void register_subcommands(CLI::App& app);
-// Runs the subcommand that was parsed; 2 when none of the registered ones was.
+// Runs the subcommand that was parsed; 2 when none was.
 int run_registered_subcommand(CLI::App& app);
 
 }  // namespace kl::cli

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "support/fs_paths.h"
+#include "support/toml_document.h"
 
 namespace kl::guidance {
 namespace {
@@ -29,14 +30,9 @@ bool word_char(char c, ConstructScope scope) {
 }  // namespace
 
 Result<ConstructTable> ConstructTable::parse(std::string_view toml_text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source_name);
-  } catch (const toml::parse_error& e) {
-    return make_error_at(std::string(e.description()), source_name,
-                         e.source().begin.line ? e.source().begin.line - 1 : 0,
-                         e.source().begin.column ? e.source().begin.column - 1 : 0);
-  }
+  auto document = parse_toml_document(toml_text, source_name);
+  if (!document) return document.error();
+  const toml::table& root = *document;
   const toml::array* entries = root["construct"].as_array();
   if (!entries) return make_error(source_name + ": no [[construct]] entries");
   ConstructTable table;

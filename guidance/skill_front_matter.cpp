@@ -250,6 +250,131 @@ void check_allowed_tools(FrontMatterChecker& check, const YAML::Node& value, Ski
   check.error_at(value.Mark(), 1, "`allowed-tools` must be a string of tool names separated by spaces");
 }
 
+// The text's lines, a UTF-8 byte order mark dropped from the first.
+std::vector<std::string_view> front_matter_lines(std::string_view text) {
+  std::vector<std::string_view> lines = split_lines(text);
+  if (!lines.empty() && lines[0].substr(0, 3) == "\xEF\xBB\xBF") lines[0].remove_prefix(3);  // BOM
+  return lines;
+}
+
+// The line index of the `---` (or `...`) that closes the front matter opened on line 0; 0 when
+// none does.
+uint32_t closing_line(const std::vector<std::string_view>& lines) {
+  for (uint32_t i = 1; i < lines.size(); ++i)
+    if (lines[i] == "---" || lines[i] == "...") return i;
+  return 0;
+}
+
+// The YAML between the two `---` lines; its line 0 is the file's line 1.
+std::string yaml_between(const std::vector<std::string_view>& lines, uint32_t closing) {
+  std::string yaml;
+  for (uint32_t i = 1; i < closing; ++i) {
+    yaml += lines[i];
+    yaml += '\n';
+  }
+  return yaml;
+}
+
+// The front matter as a YAML map; nullopt, with the finding that says why, when it is not YAML,
+// empty, or not a map.
+std::optional<YAML::Node> load_front_matter(FrontMatterChecker& check, const std::string& yaml,
+                                            uint32_t closing) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    YAML::Mark mark = e.mark.is_null() ? YAML::Mark() : e.mark;
+    check.error_at(mark, 1, "front matter is not valid YAML: " + e.msg);
+    return std::nullopt;
+  }
+  if (!root.IsMap()) {
+    check.error_at_line(root.IsNull() ? closing : 1,
+                        root.IsNull()
+                            ? "the front matter is empty: it needs `name:` and `description:`"
+                            : "the front matter must be a map of keys (`name:`, `description:`, ...)");
+    return std::nullopt;
+  }
+  return root;
+}
+
+// A key no agent reads, with the known key it is probably a typo of.
+std::string unknown_key_message(const std::string& k) {
+  std::string message = "unknown front matter key `" + k + "` (agents ignore it)";
+  for (std::string_view known : kKnownKeys) {
+    if (edit_distance(k, known) <= 2) {
+      message += "; did you mean `" + std::string(known) + "`?";
+      break;
+    }
+  }
+  return message;
+}
+
+// Checks one key's value against what the specification allows for that key, keeping it in
+// `front`; `version` and unknown keys are warnings, as agents ignore them.
+void check_entry(FrontMatterChecker& check, const YAML::Node& key, const std::string& k,
+                 const YAML::Node& value, std::string_view folder_name, SkillFrontMatter& front) {
+  const uint32_t key_length = static_cast<uint32_t>(k.size());
+  if (k == "name") {
+    check_name(check, key, value, folder_name, front);
+  } else if (k == "description") {
+    check_limited_text(check, k, key, value, kDescriptionMax, true, front.description);
+  } else if (k == "compatibility") {
+    check_limited_text(check, k, key, value, kCompatibilityMax, false, front.compatibility);
+  } else if (k == "license") {
+    if (auto v = scalar_value(check, k, value)) front.license = *v;
+  } else if (k == "argument-hint") {
+    if (auto v = scalar_value(check, k, value)) front.argument_hint = *v;
+  } else if (k == "metadata") {
+    check_metadata(check, value, front);
+  } else if (k == "allowed-tools") {
+    check_allowed_tools(check, value, front);
+  } else if (k == "disable-model-invocation") {
+    check_boolean(check, k, value, front.disable_model_invocation);
+  } else if (k == "user-invocable") {
+    check_boolean(check, k, value, front.user_invocable);
+  } else if (k == "version") {
+    check.warning_at(
+        key.Mark(), key_length,
+        "`version` is not a front matter key of the Agent Skills specification; put it under `metadata:`");
+  } else {
+    check.warning_at(key.Mark(), key_length, unknown_key_message(k));
+  }
+}
+
+// Every key of the map in order: non-string and repeated keys are errors (a YAML reader keeps
+// only one of a repeated key, so only the first is checked). Returns the keys seen.
+std::set<std::string> check_entries(FrontMatterChecker& check, const YAML::Node& root,
+                                    std::string_view folder_name, SkillFrontMatter& front) {
+  std::set<std::string> seen;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const YAML::Node key = it->first;  // copies, as in check_metadata: `it->` is a temporary
+    const YAML::Node value = it->second;
+    if (!key.IsScalar()) {
+      check.error_at(key.Mark(), 1, "front matter keys must be strings");
+      continue;
+    }
+    const std::string k = key.Scalar();
+    if (!seen.insert(k).second) {
+      check.error_at(key.Mark(), static_cast<uint32_t>(k.size()),
+                     "`" + k + "` is given twice; YAML readers keep only one of them");
+      continue;
+    }
+    check_entry(check, key, k, value, folder_name, front);
+  }
+  return seen;
+}
+
+void check_required_keys(FrontMatterChecker& check, const std::set<std::string>& seen,
+                         std::string_view folder_name) {
+  if (!seen.count("name"))
+    check.error_at_line(0, "the front matter has no `name`: add `name: " +
+                               (folder_name.empty() ? std::string("my-skill") : std::string(folder_name)) +
+                               "`");
+  if (!seen.count("description"))
+    check.error_at_line(0,
+                        "the front matter has no `description`: say what the skill does and when to use it");
+}
+
 }  // namespace
 
 analyzers::Finding skill_finding(analyzers::Severity severity, const std::string& file, uint32_t line,
@@ -265,12 +390,10 @@ analyzers::Finding skill_finding(analyzers::Severity severity, const std::string
 }
 
 uint32_t front_matter_end(std::string_view text) {
-  std::vector<std::string_view> lines = split_lines(text);
-  if (!lines.empty() && lines[0].substr(0, 3) == "\xEF\xBB\xBF") lines[0].remove_prefix(3);
+  std::vector<std::string_view> lines = front_matter_lines(text);
   if (lines.empty() || lines[0] != "---") return 0;
-  for (uint32_t i = 1; i < lines.size(); ++i)
-    if (lines[i] == "---" || lines[i] == "...") return i + 1;
-  return 0;
+  uint32_t closing = closing_line(lines);
+  return closing == 0 ? 0 : closing + 1;
 }
 
 size_t utf8_length(std::string_view text) {
@@ -283,22 +406,14 @@ size_t utf8_length(std::string_view text) {
 FrontMatterReading read_skill_front_matter(std::string_view text, const std::string& file,
                                            std::string_view folder_name) {
   FrontMatterReading reading;
-  std::vector<std::string_view> lines = split_lines(text);
-  if (!lines.empty() && lines[0].substr(0, 3) == "\xEF\xBB\xBF") lines[0].remove_prefix(3);  // BOM
-
+  std::vector<std::string_view> lines = front_matter_lines(text);
   if (lines.empty() || lines[0] != "---") {
     reading.problems.push_back(skill_finding(
         Severity::Error, file, 0, 0, lines.empty() ? 0 : static_cast<uint32_t>(lines[0].size()),
         "SKILL.md must start with YAML front matter: a `---` line, `name:` and `description:`, then `---`"));
     return reading;
   }
-  uint32_t closing = 0;
-  for (uint32_t i = 1; i < lines.size(); ++i) {
-    if (lines[i] == "---" || lines[i] == "...") {
-      closing = i;
-      break;
-    }
-  }
+  uint32_t closing = closing_line(lines);
   if (closing == 0) {
     reading.problems.push_back(skill_finding(
         Severity::Error, file, 0, 0, 3, "the front matter opened here is never closed with a `---` line"));
@@ -306,87 +421,15 @@ FrontMatterReading read_skill_front_matter(std::string_view text, const std::str
   }
   reading.body_line = closing + 1;
 
-  std::string yaml;
-  for (uint32_t i = 1; i < closing; ++i) {
-    yaml += lines[i];
-    yaml += '\n';
-  }
   FrontMatterChecker check(lines, file, 1);
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& e) {
-    YAML::Mark mark = e.mark.is_null() ? YAML::Mark() : e.mark;
-    check.error_at(mark, 1, "front matter is not valid YAML: " + e.msg);
+  std::optional<YAML::Node> root = load_front_matter(check, yaml_between(lines, closing), closing);
+  if (!root) {
     reading.problems = std::move(check.problems);
     return reading;
   }
-  if (!root.IsMap()) {
-    check.error_at_line(root.IsNull() ? closing : 1,
-                        root.IsNull()
-                            ? "the front matter is empty: it needs `name:` and `description:`"
-                            : "the front matter must be a map of keys (`name:`, `description:`, ...)");
-    reading.problems = std::move(check.problems);
-    return reading;
-  }
-
   SkillFrontMatter front;
-  std::set<std::string> seen;
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const YAML::Node key = it->first;  // copies, as in check_metadata: `it->` is a temporary
-    const YAML::Node value = it->second;
-    if (!key.IsScalar()) {
-      check.error_at(key.Mark(), 1, "front matter keys must be strings");
-      continue;
-    }
-    const std::string k = key.Scalar();
-    const uint32_t key_length = static_cast<uint32_t>(k.size());
-    if (!seen.insert(k).second) {
-      check.error_at(key.Mark(), key_length,
-                     "`" + k + "` is given twice; YAML readers keep only one of them");
-      continue;
-    }
-    if (k == "name") {
-      check_name(check, key, value, folder_name, front);
-    } else if (k == "description") {
-      check_limited_text(check, k, key, value, kDescriptionMax, true, front.description);
-    } else if (k == "compatibility") {
-      check_limited_text(check, k, key, value, kCompatibilityMax, false, front.compatibility);
-    } else if (k == "license") {
-      if (auto v = scalar_value(check, k, value)) front.license = *v;
-    } else if (k == "argument-hint") {
-      if (auto v = scalar_value(check, k, value)) front.argument_hint = *v;
-    } else if (k == "metadata") {
-      check_metadata(check, value, front);
-    } else if (k == "allowed-tools") {
-      check_allowed_tools(check, value, front);
-    } else if (k == "disable-model-invocation") {
-      check_boolean(check, k, value, front.disable_model_invocation);
-    } else if (k == "user-invocable") {
-      check_boolean(check, k, value, front.user_invocable);
-    } else if (k == "version") {
-      check.warning_at(
-          key.Mark(), key_length,
-          "`version` is not a front matter key of the Agent Skills specification; put it under `metadata:`");
-    } else {
-      std::string message = "unknown front matter key `" + k + "` (agents ignore it)";
-      for (std::string_view known : kKnownKeys) {
-        if (edit_distance(k, known) <= 2) {
-          message += "; did you mean `" + std::string(known) + "`?";
-          break;
-        }
-      }
-      check.warning_at(key.Mark(), key_length, std::move(message));
-    }
-  }
-  if (!seen.count("name"))
-    check.error_at_line(0, "the front matter has no `name`: add `name: " +
-                               (folder_name.empty() ? std::string("my-skill") : std::string(folder_name)) +
-                               "`");
-  if (!seen.count("description"))
-    check.error_at_line(0,
-                        "the front matter has no `description`: say what the skill does and when to use it");
-
+  std::set<std::string> seen = check_entries(check, *root, folder_name, front);
+  check_required_keys(check, seen, folder_name);
   reading.front_matter = std::move(front);
   reading.problems = std::move(check.problems);
   return reading;

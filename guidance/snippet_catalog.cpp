@@ -7,6 +7,7 @@
 
 #include "guidance/snippet_syntax.h"
 #include "support/fs_paths.h"
+#include "support/toml_document.h"
 
 namespace kl::guidance {
 namespace {
@@ -36,14 +37,9 @@ std::string_view language_name(SnippetLanguage language) {
 }
 
 Result<bool> SnippetCatalog::add(std::string_view toml_text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source_name);
-  } catch (const toml::parse_error& e) {
-    return make_error_at(std::string(e.description()), source_name,
-                         e.source().begin.line ? e.source().begin.line - 1 : 0,
-                         e.source().begin.column ? e.source().begin.column - 1 : 0);
-  }
+  auto document = parse_toml_document(toml_text, source_name);
+  if (!document) return document.error();
+  const toml::table& root = *document;
   const toml::array* entries = root["snippet"].as_array();
   if (!entries) return true;  // another kind of data file (constructs.toml)
   for (const auto& node : *entries) {

@@ -44,6 +44,155 @@ void demangle(std::vector<CompileUnit>& units) {
       if (auto it = readable.find(k.mangled_name); it != readable.end()) k.name = it->second;
 }
 
+analyzers::Finding build_error(const char* rule_id, const fs::path& toml, std::string message) {
+  analyzers::Finding f;
+  f.rule_id = rule_id;
+  f.severity = analyzers::Severity::Error;
+  f.location.file = toml.string();
+  f.message = std::move(message);
+  return f;
+}
+
+bool has_error(const std::vector<analyzers::Finding>& problems) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [](const analyzers::Finding& f) { return f.severity == analyzers::Severity::Error; });
+}
+
+// The toolkit decides which capabilities can be targeted and the defaults of a section without
+// cuda-capabilities; the request's nvcc, when given, is still the compiler that runs.
+struct BuildTools {
+  fs::path nvcc;
+  std::optional<analyzers::CudaToolkit> toolkit;
+};
+
+BuildTools find_build_tools(const BuildRequest& request) {
+  BuildTools tools;
+  tools.nvcc = request.nvcc;
+  if (auto found = analyzers::find_cuda_toolkit(std::nullopt)) tools.toolkit = *found;
+  if (tools.nvcc.empty() && tools.toolkit) tools.nvcc = tools.toolkit->nvcc;
+  return tools;
+}
+
+// A section's cuda-capabilities, or kernel-builder's defaults for this toolkit (CUDA 13.0's
+// when no toolkit was found).
+std::vector<std::string> section_capabilities(const analyzers::KernelSection& kernel,
+                                              const std::optional<analyzers::CudaToolkit>& toolkit) {
+  std::vector<std::string> caps;
+  if (kernel.cuda_capabilities) {
+    for (const auto& e : *kernel.cuda_capabilities) caps.push_back(e.text);
+  } else {
+    int major = toolkit ? toolkit->version_major : 13, minor = toolkit ? toolkit->version_minor : 0;
+    for (const auto& c : analyzers::builder_default_capabilities(major, minor)) caps.push_back(c.text());
+  }
+  return caps;
+}
+
+bool requested(const BuildRequest& request, const std::string& cap) {
+  return request.only_capabilities.empty() ||
+         std::find(request.only_capabilities.begin(), request.only_capabilities.end(), cap) !=
+             request.only_capabilities.end();
+}
+
+// One unit per .cu source and capability of each CUDA section, in build.toml's order; those the
+// toolkit cannot target (or that do not parse) are kept, marked skipped, so the report says so.
+std::vector<CompileUnit> plan_compiles(const analyzers::BuildConfig& config, const BuildRequest& request,
+                                       const std::optional<analyzers::CudaToolkit>& toolkit) {
+  std::vector<CompileUnit> units;
+  for (const auto& kernel : config.kernels) {
+    if (kernel.backend != "cuda") continue;
+    std::vector<std::string> caps = section_capabilities(kernel, toolkit);
+    for (const auto& src : kernel.src) {
+      fs::path source = request.project / src;
+      if (source.extension() != ".cu") continue;
+      for (const auto& cap : caps) {
+        if (!requested(request, cap)) continue;
+        CompileUnit unit;
+        unit.kernel_section = kernel.name;
+        unit.source = source;
+        unit.capability = cap;
+        auto parsed_cap = analyzers::parse_capability(cap);
+        if (!parsed_cap || (toolkit && !toolkit->can_target(*parsed_cap))) unit.skipped = true;
+        units.push_back(unit);
+      }
+    }
+  }
+  return units;
+}
+
+// The nvcc command kernel-builder would run for this unit, with ptxas' resource report on.
+std::vector<std::string> nvcc_arguments(const CompileUnit& unit, const analyzers::BuildConfig& config,
+                                        const fs::path& project) {
+  auto cap = *analyzers::parse_capability(unit.capability);
+  const analyzers::KernelSection* section = nullptr;
+  for (const auto& k : config.kernels)
+    if (k.name == unit.kernel_section) section = &k;
+  std::vector<std::string> args = {"-std=c++17", cap.gencode(), "-Xptxas", "-v", "-c", "-o", "/dev/null"};
+  if (section) {
+    for (const auto& flag : section->cuda_flags) args.push_back(flag);
+    for (const auto& inc : section->include) args.push_back("-I" + (project / inc).string());
+  }
+  args.push_back(unit.source.string());
+  return args;
+}
+
+// Keep what a person needs: errors and warnings, not ptxas' info lines.
+std::string compiler_messages(const std::string& all) {
+  std::string kept;
+  std::istringstream lines(all);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.find("ptxas info") == std::string::npos && line.find("bytes stack frame") == std::string::npos)
+      kept += line + "\n";
+  return kept;
+}
+
+bool cancelled(const BuildRequest& request) { return request.cancel && request.cancel->is_cancelled(); }
+
+void compile_unit(CompileUnit& unit, const analyzers::BuildConfig& config, const BuildRequest& request,
+                  const fs::path& nvcc) {
+  ProcessRequest process{nvcc, nvcc_arguments(unit, config, request.project)};
+  process.working_directory = request.project;
+  process.timeout = std::chrono::minutes(10);
+  process.should_stop = [&] { return cancelled(request); };
+  auto started = std::chrono::steady_clock::now();
+  auto outcome = run_process(process);
+  unit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!outcome) {
+    unit.compiler_output = outcome.error().describe();
+    return;
+  }
+  unit.ok = outcome->exit_code == 0;
+  std::string all = outcome->stdout_text + outcome->stderr_text;
+  unit.kernels = parse_ptxas_report(all);
+  unit.compiler_output = compiler_messages(all);
+}
+
+// Runs the planned compiles on `jobs` threads, each taking the next unit; skipped units and
+// everything after a cancellation are left as they are. Progress is reported once per compile
+// that ran, one caller at a time.
+void compile_all(std::vector<CompileUnit>& units, const analyzers::BuildConfig& config,
+                 const BuildRequest& request, const fs::path& nvcc) {
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  unsigned jobs = request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
+  auto worker = [&] {
+    for (size_t i = next++; i < units.size(); i = next++) {
+      CompileUnit& unit = units[i];
+      if (unit.skipped || cancelled(request)) continue;
+      compile_unit(unit, config, request, nvcc);
+      size_t finished = ++done;
+      if (request.on_progress) {
+        std::lock_guard lock(progress_mutex);
+        request.on_progress(unit.source.filename().string() + " for " + unit.capability,
+                            static_cast<int>(100 * finished / units.size()));
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+}
+
 }  // namespace
 
 BuildReport build_project(const BuildRequest& request) {
@@ -52,113 +201,26 @@ BuildReport build_project(const BuildRequest& request) {
   fs::path toml = request.project / "build.toml";
   auto text = read_file_text(toml);
   if (!text) {
-    analyzers::Finding f;
-    f.rule_id = "build-toml";
-    f.severity = analyzers::Severity::Error;
-    f.location.file = toml.string();
-    f.message = "no build.toml in " + request.project.string();
-    report.build_toml_problems.push_back(f);
+    report.build_toml_problems.push_back(
+        build_error("build-toml", toml, "no build.toml in " + request.project.string()));
     return report;
   }
   auto parsed = analyzers::parse_build_toml(toml, *text);
   report.build_toml_problems = parsed.problems;
-  bool has_errors = std::any_of(parsed.problems.begin(), parsed.problems.end(),
-                                [](const analyzers::Finding& f) { return f.severity == analyzers::Severity::Error; });
-  if (!parsed.config || has_errors) return report;
+  if (!parsed.config || has_error(parsed.problems)) return report;
 
-  fs::path nvcc = request.nvcc;
-  std::optional<analyzers::CudaToolkit> toolkit;
-  if (auto found = analyzers::find_cuda_toolkit(std::nullopt)) toolkit = *found;
-  if (nvcc.empty() && toolkit) nvcc = toolkit->nvcc;
-  if (nvcc.empty()) {
-    analyzers::Finding f;
-    f.rule_id = "frontend";
-    f.severity = analyzers::Severity::Error;
-    f.location.file = toml.string();
-    f.message = "no nvcc found (CUDA_PATH, CUDA_HOME, PATH, /usr/local/cuda): cannot build";
-    report.build_toml_problems.push_back(f);
+  BuildTools tools = find_build_tools(request);
+  if (tools.nvcc.empty()) {
+    report.build_toml_problems.push_back(build_error(
+        "frontend", toml, "no nvcc found (CUDA_PATH, CUDA_HOME, PATH, /usr/local/cuda): cannot build"));
     return report;
   }
 
-  for (const auto& kernel : parsed.config->kernels) {
-    if (kernel.backend != "cuda") continue;
-    std::vector<std::string> caps;
-    if (kernel.cuda_capabilities) {
-      for (const auto& e : *kernel.cuda_capabilities) caps.push_back(e.text);
-    } else {
-      int major = toolkit ? toolkit->version_major : 13, minor = toolkit ? toolkit->version_minor : 0;
-      for (const auto& c : analyzers::builder_default_capabilities(major, minor)) caps.push_back(c.text());
-    }
-    for (const auto& src : kernel.src) {
-      fs::path source = request.project / src;
-      if (source.extension() != ".cu") continue;
-      for (const auto& cap : caps) {
-        if (!request.only_capabilities.empty() &&
-            std::find(request.only_capabilities.begin(), request.only_capabilities.end(), cap) ==
-                request.only_capabilities.end())
-          continue;
-        CompileUnit unit;
-        unit.kernel_section = kernel.name;
-        unit.source = source;
-        unit.capability = cap;
-        auto parsed_cap = analyzers::parse_capability(cap);
-        if (!parsed_cap || (toolkit && !toolkit->can_target(*parsed_cap))) unit.skipped = true;
-        report.units.push_back(unit);
-      }
-    }
-  }
-
-  std::atomic<size_t> next{0}, done{0};
-  std::mutex progress_mutex;
-  unsigned jobs = request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
-  auto worker = [&] {
-    for (size_t i = next++; i < report.units.size(); i = next++) {
-      CompileUnit& unit = report.units[i];
-      if (unit.skipped || (request.cancel && request.cancel->is_cancelled())) continue;
-      auto cap = *analyzers::parse_capability(unit.capability);
-      const analyzers::KernelSection* section = nullptr;
-      for (const auto& k : parsed.config->kernels)
-        if (k.name == unit.kernel_section) section = &k;
-      std::vector<std::string> args = {"-std=c++17", cap.gencode(), "-Xptxas", "-v", "-c", "-o", "/dev/null"};
-      if (section) {
-        for (const auto& flag : section->cuda_flags) args.push_back(flag);
-        for (const auto& inc : section->include) args.push_back("-I" + (request.project / inc).string());
-      }
-      args.push_back(unit.source.string());
-      ProcessRequest process{nvcc, args};
-      process.working_directory = request.project;
-      process.timeout = std::chrono::minutes(10);
-      process.should_stop = [&] { return request.cancel && request.cancel->is_cancelled(); };
-      auto started = std::chrono::steady_clock::now();
-      auto outcome = run_process(process);
-      unit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (!outcome) {
-        unit.compiler_output = outcome.error().describe();
-      } else {
-        unit.ok = outcome->exit_code == 0;
-        std::string all = outcome->stdout_text + outcome->stderr_text;
-        unit.kernels = parse_ptxas_report(all);
-        // Keep what a person needs: errors and warnings, not ptxas' info lines.
-        std::istringstream lines(all);
-        std::string line;
-        while (std::getline(lines, line))
-          if (line.find("ptxas info") == std::string::npos && line.find("bytes stack frame") == std::string::npos)
-            unit.compiler_output += line + "\n";
-      }
-      size_t finished = ++done;
-      if (request.on_progress) {
-        std::lock_guard lock(progress_mutex);
-        request.on_progress(unit.source.filename().string() + " for " + unit.capability,
-                            static_cast<int>(100 * finished / report.units.size()));
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+  report.units = plan_compiles(*parsed.config, request, tools.toolkit);
+  compile_all(report.units, *parsed.config, request, tools.nvcc);
   demangle(report.units);
-  report.ok = !(request.cancel && request.cancel->is_cancelled()) &&
-              std::all_of(report.units.begin(), report.units.end(), [](const CompileUnit& u) { return u.ok || u.skipped; });
+  report.ok = !cancelled(request) && std::all_of(report.units.begin(), report.units.end(),
+                                                 [](const CompileUnit& u) { return u.ok || u.skipped; });
   return report;
 }
 

@@ -1,9 +1,8 @@
 #include "analyzers/data/arch_table.h"
 
-#include <cstdlib>
 #include <toml++/toml.h>
 
-#include "support/fs_paths.h"
+#include "support/toml_document.h"
 
 namespace kl::data {
 std::string_view embedded_archs_toml();
@@ -12,14 +11,9 @@ std::string_view embedded_archs_toml();
 namespace kl::analyzers {
 
 Result<ArchTable> ArchTable::parse(std::string_view toml_text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source_name);
-  } catch (const toml::parse_error& e) {
-    return make_error_at(std::string(e.description()), source_name,
-                         e.source().begin.line ? e.source().begin.line - 1 : 0,
-                         e.source().begin.column ? e.source().begin.column - 1 : 0);
-  }
+  auto document = parse_toml_document(toml_text, source_name);
+  if (!document) return document.error();
+  const toml::table& root = *document;
   ArchTable table;
   const toml::array* archs = root["arch"].as_array();
   if (!archs) return make_error(source_name + ": no [[arch]] entries");
@@ -46,22 +40,9 @@ Result<ArchTable> ArchTable::parse(std::string_view toml_text, const std::string
 }
 
 const ArchTable& ArchTable::builtin() {
-  static const ArchTable table = [] {
-    std::string text(kl::data::embedded_archs_toml());
-    std::string name = "archs.toml";
-    if (const char* path = std::getenv("KERNEL_LSP_ARCHS_TOML"); path && *path) {
-      if (auto file = read_file_text(path)) {
-        text = *file;
-        name = path;
-      }
-    }
-    auto parsed = parse(text, name);
-    if (!parsed) {
-      std::fprintf(stderr, "kernel-lsp: broken architecture table: %s\n", parsed.error().describe().c_str());
-      std::abort();
-    }
-    return *parsed;
-  }();
+  static const ArchTable table = load_builtin_table<ArchTable>(
+      {kl::data::embedded_archs_toml(), "archs.toml", "KERNEL_LSP_ARCHS_TOML", "architecture table"},
+      &ArchTable::parse);
   return table;
 }
 

@@ -1,9 +1,8 @@
 #include "analyzers/data/feature_table.h"
 
-#include <cstdlib>
 #include <toml++/toml.h>
 
-#include "support/fs_paths.h"
+#include "support/toml_document.h"
 
 namespace kl::data {
 std::string_view embedded_features_toml();
@@ -48,14 +47,9 @@ std::vector<std::string> strings_of(const toml::node_view<const toml::node>& nod
 }  // namespace
 
 Result<FeatureTable> FeatureTable::parse(std::string_view toml_text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source_name);
-  } catch (const toml::parse_error& e) {
-    return make_error_at(std::string(e.description()), source_name,
-                         e.source().begin.line ? e.source().begin.line - 1 : 0,
-                         e.source().begin.column ? e.source().begin.column - 1 : 0);
-  }
+  auto document = parse_toml_document(toml_text, source_name);
+  if (!document) return document.error();
+  const toml::table& root = *document;
   FeatureTable table;
   const toml::array* entries = root["feature"].as_array();
   if (!entries) return make_error(source_name + ": no [[feature]] entries");
@@ -118,22 +112,9 @@ Result<FeatureTable> FeatureTable::parse(std::string_view toml_text, const std::
 }
 
 const FeatureTable& FeatureTable::builtin() {
-  static const FeatureTable table = [] {
-    std::string text(kl::data::embedded_features_toml());
-    std::string name = "features.toml";
-    if (const char* path = std::getenv("KERNEL_LSP_FEATURES_TOML"); path && *path) {
-      if (auto file = read_file_text(path)) {
-        text = *file;
-        name = path;
-      }
-    }
-    auto parsed = parse(text, name);
-    if (!parsed) {
-      std::fprintf(stderr, "kernel-lsp: broken feature table: %s\n", parsed.error().describe().c_str());
-      std::abort();
-    }
-    return *parsed;
-  }();
+  static const FeatureTable table = load_builtin_table<FeatureTable>(
+      {kl::data::embedded_features_toml(), "features.toml", "KERNEL_LSP_FEATURES_TOML", "feature table"},
+      &FeatureTable::parse);
   return table;
 }
 

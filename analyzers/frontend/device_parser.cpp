@@ -272,24 +272,17 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
   return std::make_unique<PreprocessorObserver>(sources, outcome, watched_macros, main_file);
 }
 
-Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
-                                       const std::filesystem::path& file, std::string_view text,
-                                       const AstVisitor& visitor,
-                                       const std::vector<std::string>& watched_macros,
-                                       const CancellationToken* cancel,
-                                       PreambleCache* preambles) {
-  auto started = std::chrono::steady_clock::now();
-  ParseOutcome outcome;
-  if (cancel && cancel->is_cancelled()) return make_error("cancelled");
+namespace {
 
+// The clang invocation for `argv`, set up for a device-side parse that lends its AST to a
+// visitor; null when clang cannot make one. Diagnostics from building it (unknown flags) go to
+// a throwaway engine that lives only as long as this call: the invocation keeps none of it.
+std::shared_ptr<clang::CompilerInvocation> device_invocation(const std::vector<std::string>& argv) {
   std::vector<const char*> args;
   args.reserve(argv.size());
   for (const auto& a : argv) args.push_back(a.c_str());
 
   auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  std::string main_file = file.string();
-  CollectingDiagnostics collector(outcome, main_file);
-  // Diagnostics from building the invocation (unknown flags) go to a throwaway engine.
   clang::IgnoringDiagConsumer ignore;
   auto setup_diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
   clang::CreateInvocationOptions invocation_options;
@@ -298,12 +291,63 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   invocation_options.ProbePrecompiled = false;
   std::shared_ptr<clang::CompilerInvocation> invocation =
       clang::createInvocation(args, invocation_options);
-  if (!invocation) return make_error("clang could not build a command line to parse " + main_file);
+  if (!invocation) return nullptr;
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getFrontendOpts().SkipFunctionBodies = true;  // only system headers': see VisitingConsumer
   invocation->getDiagnosticOpts().ShowColors = false;
   // Without carets clang also skips its "N errors generated" line on stderr.
   invocation->getDiagnosticOpts().ShowCarets = false;
+  return invocation;
+}
+
+// Hands the invocation to `ci` with `collector` as its (not owned) diagnostics client; false
+// when clang could not set up diagnostics.
+bool set_up_compiler(clang::CompilerInstance& ci, std::shared_ptr<clang::CompilerInvocation> invocation,
+                     CollectingDiagnostics& collector, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs) {
+  ci.setInvocation(std::move(invocation));
+  ci.createDiagnostics(&collector, /*ShouldOwnClient=*/false);
+  if (!ci.hasDiagnostics()) return false;
+  // Keep going after errors: a half-understood file still has device code worth checking.
+  ci.getDiagnostics().setFatalsAsError(true);
+  ci.getDiagnostics().setErrorLimit(0);
+  ci.createFileManager(vfs);
+  return true;
+}
+
+// The phases of one parse, for KERNEL_LSP_TIME_PARSE.
+struct ParseTimes {
+  std::chrono::steady_clock::time_point started, prepared, finished;
+};
+
+// KERNEL_LSP_TIME_PARSE=1: where a parse's time goes, on stderr (bench/lsp).
+void report_parse_times(const ParseTimes& times, const VisitingConsumer* consumer,
+                        const std::string& main_file, bool preamble_attached) {
+  static const bool timed = std::getenv("KERNEL_LSP_TIME_PARSE") != nullptr;
+  if (!timed || !consumer) return;
+  auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  const VisitingConsumer& c = *consumer;
+  std::fprintf(stderr, "parse %s: setup+preamble %.1f ms, clang %.1f ms, model %.1f ms, teardown %.1f ms%s\n",
+               main_file.c_str(), ms(times.started, times.prepared), ms(times.prepared, c.parsed_at_),
+               ms(c.parsed_at_, c.visited_at_), ms(c.visited_at_, times.finished),
+               preamble_attached ? " (preamble reused)" : "");
+}
+
+}  // namespace
+
+Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
+                                       const std::filesystem::path& file, std::string_view text,
+                                       const AstVisitor& visitor,
+                                       const std::vector<std::string>& watched_macros,
+                                       const CancellationToken* cancel, PreambleCache* preambles) {
+  ParseTimes times;
+  times.started = std::chrono::steady_clock::now();
+  ParseOutcome outcome;
+  if (cancel && cancel->is_cancelled()) return make_error("cancelled");
+
+  std::string main_file = file.string();
+  CollectingDiagnostics collector(outcome, main_file);
+  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
+  if (!invocation) return make_error("clang could not build a command line to parse " + main_file);
 
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), main_file);
   auto vfs = llvm::vfs::getRealFileSystem();
@@ -321,38 +365,25 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   bool attached = preamble != nullptr;
   // Cancelled while waiting for a preamble build: do not start a plain parse nobody wants.
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
-  auto prepared = std::chrono::steady_clock::now();
+  times.prepared = std::chrono::steady_clock::now();
   if (attached) buffer.release();
   else invocation->getPreprocessorOpts().addRemappedFile(main_file, buffer.release());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
-  ci->setInvocation(std::move(invocation));
-  ci->createDiagnostics(&collector, /*ShouldOwnClient=*/false);
-  if (!ci->hasDiagnostics()) return make_error("clang could not set up diagnostics");
-  // Keep going after errors: a half-understood file still has device code worth checking.
-  ci->getDiagnostics().setFatalsAsError(true);
-  ci->getDiagnostics().setErrorLimit(0);
-  ci->createFileManager(vfs);
+  if (!set_up_compiler(*ci, std::move(invocation), collector, vfs))
+    return make_error("clang could not set up diagnostics");
 
   DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel);
-  bool ran = false;
   try {
-    ran = ci->ExecuteAction(action);
+    // A false result is not a failure: errors in user code still leave a usable AST, and they
+    // are in outcome.errors.
+    (void)ci->ExecuteAction(action);
   } catch (const std::exception& e) {
     return make_error(std::string("clang failed while parsing ") + main_file + ": " + e.what());
   }
-  (void)ran;  // errors in user code still leave a usable AST; they are in outcome.errors
-  auto finished = std::chrono::steady_clock::now();
-  outcome.parse_milliseconds = std::chrono::duration<double, std::milli>(finished - started).count();
-  // KERNEL_LSP_TIME_PARSE=1: where a parse's time goes, on stderr (bench/lsp).
-  static const bool timed = std::getenv("KERNEL_LSP_TIME_PARSE") != nullptr;
-  if (timed && action.consumer()) {
-    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    const VisitingConsumer& c = *action.consumer();
-    std::fprintf(
-        stderr, "parse %s: setup+preamble %.1f ms, clang %.1f ms, model %.1f ms, teardown %.1f ms%s\n",
-        main_file.c_str(), ms(started, prepared), ms(prepared, c.parsed_at_), ms(c.parsed_at_, c.visited_at_),
-        ms(c.visited_at_, finished), attached ? " (preamble reused)" : "");
-  }
+  times.finished = std::chrono::steady_clock::now();
+  outcome.parse_milliseconds =
+      std::chrono::duration<double, std::milli>(times.finished - times.started).count();
+  report_parse_times(times, action.consumer(), main_file, attached);
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
   return outcome;
 }

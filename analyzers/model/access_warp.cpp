@@ -146,6 +146,226 @@ bool guard_holds(const LaneEvaluator& ev, const LaneGuard& g, const Poly& lane_p
   return true;
 }
 
+// The thread index fixed offsets stand for: known values and known blockDim substituted, so the
+// simulation sees `threadIdx.y * 16` rather than `threadIdx.y * blockDim.x`.
+Poly resolved_offset(const WarpQuery& q) {
+  Poly offset = q.facts ? with_known_values(q.offset, *q.facts) : q.offset;
+  for (int d = 0; d < 3; ++d) {
+    const std::optional<uint32_t>& known = d == 0 ? q.block.x : d == 1 ? q.block.y : q.block.z;
+    if (known && q.block_dim_atoms[d] != UINT32_MAX && offset.mentions(q.block_dim_atoms[d])) {
+      if (auto s = offset.substituted(q.block_dim_atoms[d], Poly::constant(*known))) offset = std::move(*s);
+    }
+  }
+  return offset;
+}
+
+// Which thread dimensions vary inside a warp: threadIdx.x always; threadIdx.y only when a row of
+// the block is known to be shorter than a warp; threadIdx.z only when a whole x-y plane is.
+struct WarpLayout {
+  bool x_known = false;
+  uint32_t bx = 0;
+  bool y_varies = false;
+  bool z_varies = false;
+};
+
+WarpLayout warp_layout(const BlockShape& block) {
+  WarpLayout layout;
+  layout.x_known = block.x.has_value();
+  layout.bx = block.x.value_or(0);
+  layout.y_varies = layout.x_known && layout.bx < 32;
+  uint32_t by = block.y.value_or(0);
+  layout.z_varies = layout.y_varies && block.y && layout.bx * by < 32;
+  return layout;
+}
+
+// d(offset)/d(threadIdx.dim), when the address uses that dimension at all.
+std::optional<Poly> stride_along(const WarpQuery& q, const Poly& offset, int dim) {
+  AtomId t = q.thread_atoms[dim];
+  if (t == UINT32_MAX || !offset.mentions(t)) return std::nullopt;
+  Poly d = offset.derivative(t);
+  if (d.is_zero()) return std::nullopt;
+  return d;
+}
+
+// A stride that is the same for every lane but unknown here (a runtime pitch): printed, in
+// elements when it divides evenly, and valued when every launch in the file fixes it.
+void describe_runtime_stride(const WarpQuery& q, const LaneEvaluator& ev, const Poly& stride,
+                             WarpEstimate& out) {
+  out.runtime_stride = true;
+  Poly shown = stride;
+  if (q.element_size > 0) {
+    if (auto e = stride.divided_exactly(q.element_size)) {
+      shown = *e;
+      out.stride_in_elements = true;
+    }
+  }
+  out.stride_text = q.atoms->print(shown);
+  // Known at every launch in the file: keep the name, add the value.
+  bool exact = true;
+  for (AtomId a : stride.atoms()) exact = exact && ev.exact_value(a).has_value();
+  if (exact) {
+    if (auto v = ev.eval(stride)) out.lane_stride = static_cast<int64_t>(*v);
+  }
+}
+
+// Lane stride along the fastest dimension that the address uses. lane_dimension names the last
+// dimension tried, as the message reports it even when no dimension has a stride.
+void describe_lane_stride(const WarpQuery& q, const Poly& offset, const WarpLayout& layout,
+                          const LaneEvaluator& ev, WarpEstimate& out) {
+  std::optional<Poly> stride = stride_along(q, offset, 0);
+  out.lane_dimension = "threadIdx.x";
+  if (!stride && layout.y_varies) {
+    stride = stride_along(q, offset, 1);
+    out.lane_dimension = "threadIdx.y";
+  }
+  if (!stride && layout.z_varies) {
+    stride = stride_along(q, offset, 2);
+    out.lane_dimension = "threadIdx.z";
+  }
+  if (!stride) return;
+  if (auto c = stride->constant_value()) {
+    out.lane_stride = *c;
+  } else if (!ev.lane_dependent(*stride) && q.atoms->variation(*stride) != Variation::Varying) {
+    describe_runtime_stride(q, ev, *stride, out);
+  }
+}
+
+// A gather: every per-lane unknown in the address is a value the lane loaded itself (an index
+// array); its first one is named. Anything else (a lost track) stays unjudged.
+std::string gather_index_of(const AtomTable& atoms, const Poly& offset) {
+  std::string first_loaded;
+  bool all_loaded = true;
+  for (AtomId a : offset.atoms()) {
+    if (atoms[a].variation != Variation::Varying) continue;
+    if (!atoms[a].loaded)
+      all_loaded = false;
+    else if (first_loaded.empty())
+      first_loaded = atoms[a].name;
+  }
+  return all_loaded ? first_loaded : std::string();
+}
+
+// Guards split into their thread part and the rest, once per access rather than once per lane.
+using GuardParts = std::vector<std::pair<Poly, Poly>>;
+
+GuardParts split_guards(const WarpQuery& q, const LaneEvaluator& ev) {
+  GuardParts parts;
+  for (const auto& g : q.guards) {
+    Poly form = q.facts ? with_known_values(g.form, *q.facts) : g.form;
+    parts.push_back(form.split([&](AtomId a) { return ev.is_lane_atom(a); }));
+  }
+  return parts;
+}
+
+// Up to four warps of the block: enough to see a row boundary inside a warp; a block whose y is
+// unknown is taken to be 64 rows deep.
+int warps_to_simulate(const BlockShape& block, const WarpLayout& layout) {
+  if (!layout.x_known) return 1;
+  uint64_t threads = uint64_t{layout.bx} * (block.y ? *block.y : 64) * (block.z ? *block.z : 1);
+  return static_cast<int>(std::clamp<uint64_t>((threads + 31) / 32, 1, 4));
+}
+
+// The thread index of linear thread `l` of the block (x fastest); with blockDim.x unknown every
+// lane of the warp differs only in x.
+LaneCoords lane_coords(const BlockShape& block, const WarpLayout& layout, int64_t l) {
+  LaneCoords c;
+  if (layout.x_known && layout.bx > 0) {
+    uint32_t bx = layout.bx;
+    c.x = l % bx;
+    c.y = block.y ? (l / bx) % *block.y : l / bx;
+    c.z = block.y && *block.y > 0 ? l / (int64_t{bx} * *block.y) : 0;
+  } else {
+    c.x = l;
+  }
+  return c;
+}
+
+enum class WarpOutcome : uint8_t { Simulated, NoActiveLane, AddressUnknown };
+
+// Runs the lanes of one warp through the guards and the address. Its scratch buffers live as
+// long as the simulator, so simulating another warp allocates nothing new for them.
+class WarpSimulator {
+ public:
+  WarpSimulator(const WarpQuery& q, const Poly& offset, const WarpLayout& layout,
+                const GuardParts& guard_parts, LaneEvaluator& ev)
+      : q_(q), offset_(offset), layout_(layout), guard_parts_(guard_parts), ev_(ev) {
+    addresses_.reserve(32);
+  }
+
+  WarpOutcome simulate(int w, WarpSim& sim) {
+    addresses_.clear();
+    references_.assign(q_.guards.size(), std::nullopt);
+    for (int lane = 0; lane < 32; ++lane) {
+      ev_.set_lane(lane_coords(q_.block, layout_, int64_t{w} * 32 + lane));
+      if (!lane_is_active()) continue;
+      auto a = ev_.eval(offset_);
+      if (!a) return WarpOutcome::AddressUnknown;
+      if (lane == 0) sim.lane0 = a;
+      if (lane == 1) sim.lane1 = a;
+      if (!addresses_.empty() && *a != addresses_.front()) sim.uniform = false;
+      addresses_.push_back(*a);
+    }
+    sim.active = static_cast<uint32_t>(addresses_.size());
+    if (sim.active == 0) return WarpOutcome::NoActiveLane;
+    count_warp_sectors(sim);
+    return WarpOutcome::Simulated;
+  }
+
+ private:
+  // A guard whose non-thread part is symbolic is judged against the first lane that evaluates
+  // it (the reference), so it stays per warp.
+  bool lane_is_active() {
+    bool active = true;
+    for (size_t g = 0; g < q_.guards.size() && active; ++g) {
+      const auto& [lane_part, rest] = guard_parts_[g];
+      if (!references_[g] && !rest.is_constant()) references_[g] = ev_.eval(lane_part);
+      active = guard_holds(ev_, q_.guards[g], lane_part, rest, references_[g]);
+    }
+    return active;
+  }
+
+  // Sectors as addressed, as if the first address sat on a sector boundary, and as the active
+  // lanes' bytes would need at best.
+  void count_warp_sectors(WarpSim& sim) const {
+    sim.sectors = count_sectors(addresses_, q_.width, 0);
+    Wide first = addresses_.front();
+    Wide shift = first - floor_div(first, 32) * 32;
+    sim.aligned = count_sectors(addresses_, q_.width, shift);
+    sim.shift = static_cast<uint32_t>(shift);
+    sim.ideal = static_cast<uint32_t>((uint64_t{sim.active} * q_.width + 31) / 32);
+  }
+
+  const WarpQuery& q_;
+  const Poly& offset_;
+  const WarpLayout& layout_;
+  const GuardParts& guard_parts_;
+  LaneEvaluator& ev_;
+  std::vector<Wide> addresses_;
+  std::vector<std::optional<Wide>> references_;
+};
+
+// The warp reported is the one wasting the most sectors; a warp of several active lanes always
+// beats a single-lane one, which says nothing about coalescing.
+bool replaces_worst(const WarpSim& sim, const WarpSim& worst, bool have_worst) {
+  int64_t excess = int64_t{sim.sectors} - sim.ideal;
+  int64_t worst_excess = int64_t{worst.sectors} - worst.ideal;
+  return !have_worst || excess > worst_excess || (sim.active > 1 && worst.active <= 1);
+}
+
+void report_worst_warp(const WarpSim& worst, WarpEstimate& out) {
+  out.sectors = worst.sectors;
+  out.ideal_sectors = worst.ideal;
+  out.sectors_if_aligned = worst.aligned;
+  out.window_shift = worst.shift;
+  out.active_lanes = worst.active;
+  // No stride from the form: the distance between the first two lanes' addresses stands for it.
+  if (!out.lane_stride && !out.runtime_stride && worst.lane0 && worst.lane1)
+    out.lane_stride = static_cast<int64_t>(*worst.lane1 - *worst.lane0);
+  if (worst.active <= 1) out.pattern = LanePattern::SingleLane;
+  else if (worst.uniform) out.pattern = LanePattern::Uniform;
+  else out.pattern = LanePattern::Estimated;
+}
+
 }  // namespace
 
 std::string BlockShape::describe() const {
@@ -158,154 +378,43 @@ std::string BlockShape::describe() const {
 
 WarpEstimate estimate_warp(const WarpQuery& q) {
   WarpEstimate out;
-  const AtomTable& atoms = *q.atoms;
-  Poly offset = q.facts ? with_known_values(q.offset, *q.facts) : q.offset;
-  for (int d = 0; d < 3; ++d) {
-    const std::optional<uint32_t>& known = d == 0 ? q.block.x : d == 1 ? q.block.y : q.block.z;
-    if (known && q.block_dim_atoms[d] != UINT32_MAX && offset.mentions(q.block_dim_atoms[d])) {
-      if (auto s = offset.substituted(q.block_dim_atoms[d], Poly::constant(*known))) offset = std::move(*s);
-    }
-  }
+  Poly offset = resolved_offset(q);
   LaneEvaluator ev(q);
+  WarpLayout layout = warp_layout(q.block);
+  describe_lane_stride(q, offset, layout, ev, out);
 
-  // Which thread dimensions vary inside a warp.
-  bool x_known = q.block.x.has_value();
-  uint32_t bx = q.block.x.value_or(0);
-  bool y_varies = x_known && bx < 32;
-  uint32_t by = q.block.y.value_or(0);
-  bool z_varies = y_varies && q.block.y && bx * by < 32;
-
-  // Lane stride along the fastest dimension that the address uses.
-  auto stride_along = [&](int dim) -> std::optional<Poly> {
-    AtomId t = q.thread_atoms[dim];
-    if (t == UINT32_MAX || !offset.mentions(t)) return std::nullopt;
-    Poly d = offset.derivative(t);
-    if (d.is_zero()) return std::nullopt;
-    return d;
-  };
-  std::optional<Poly> stride = stride_along(0);
-  out.lane_dimension = "threadIdx.x";
-  if (!stride && y_varies) {
-    stride = stride_along(1);
-    out.lane_dimension = "threadIdx.y";
-  }
-  if (!stride && z_varies) {
-    stride = stride_along(2);
-    out.lane_dimension = "threadIdx.z";
-  }
-  if (stride) {
-    if (auto c = stride->constant_value()) {
-      out.lane_stride = *c;
-    } else if (!ev.lane_dependent(*stride) && atoms.variation(*stride) != Variation::Varying) {
-      out.runtime_stride = true;
-      Poly shown = *stride;
-      if (q.element_size > 0) {
-        if (auto e = stride->divided_exactly(q.element_size)) {
-          shown = *e;
-          out.stride_in_elements = true;
-        }
-      }
-      out.stride_text = atoms.print(shown);
-      // Known at every launch in the file: keep the name, add the value.
-      bool exact = true;
-      for (AtomId a : stride->atoms()) exact = exact && ev.exact_value(a).has_value();
-      if (exact) {
-        if (auto v = ev.eval(*stride)) out.lane_stride = static_cast<int64_t>(*v);
-      }
-    }
-  }
-
-  if (atoms.variation(offset) == Variation::Varying) {
+  // An address that varies per lane through something not modelled cannot be simulated.
+  if (q.atoms->variation(offset) == Variation::Varying) {
     out.pattern = LanePattern::DataDependent;
-    // A gather: every per-lane unknown in the address is a value the lane loaded itself (an
-    // index array). Anything else (a lost track) stays unjudged.
-    std::string first_loaded;
-    bool all_loaded = true;
-    for (AtomId a : offset.atoms()) {
-      if (atoms[a].variation != Variation::Varying) continue;
-      if (!atoms[a].loaded) all_loaded = false;
-      else if (first_loaded.empty()) first_loaded = atoms[a].name;
-    }
-    if (all_loaded) out.gather_index = first_loaded;
+    out.gather_index = gather_index_of(*q.atoms, offset);
     return out;
   }
 
-  // Guards split into their thread part and the rest, once.
-  std::vector<std::pair<Poly, Poly>> guard_parts;
-  for (const auto& g : q.guards) {
-    Poly form = q.facts ? with_known_values(g.form, *q.facts) : g.form;
-    guard_parts.push_back(form.split([&](AtomId a) { return ev.is_lane_atom(a); }));
-  }
-
-  int warps = 1;
-  if (x_known) {
-    uint64_t threads = uint64_t{bx} * (q.block.y ? *q.block.y : 64) * (q.block.z ? *q.block.z : 1);
-    warps = static_cast<int>(std::clamp<uint64_t>((threads + 31) / 32, 1, 4));
-  }
+  GuardParts guard_parts = split_guards(q, ev);
+  WarpSimulator simulator(q, offset, layout, guard_parts, ev);
+  int warps = warps_to_simulate(q.block, layout);
   WarpSim worst;
   bool have = false;
   for (int w = 0; w < warps; ++w) {
     WarpSim sim;
-    std::vector<Wide> addresses;
-    std::vector<std::optional<Wide>> references(q.guards.size());
-    for (int lane = 0; lane < 32; ++lane) {
-      int64_t l = int64_t{w} * 32 + lane;
-      LaneCoords c;
-      if (x_known && bx > 0) {
-        c.x = l % bx;
-        c.y = q.block.y ? (l / bx) % *q.block.y : l / bx;
-        c.z = q.block.y && *q.block.y > 0 ? l / (int64_t{bx} * *q.block.y) : 0;
-      } else {
-        c.x = l;
-      }
-      ev.set_lane(c);
-      bool active = true;
-      for (size_t g = 0; g < q.guards.size() && active; ++g) {
-        const auto& [lane_part, rest] = guard_parts[g];
-        if (!references[g] && !rest.is_constant()) references[g] = ev.eval(lane_part);
-        active = guard_holds(ev, q.guards[g], lane_part, rest, references[g]);
-      }
-      if (!active) continue;
-      auto a = ev.eval(offset);
-      if (!a) {
-        out.pattern = LanePattern::Unknown;
-        return out;
-      }
-      if (lane == 0) sim.lane0 = a;
-      if (lane == 1) sim.lane1 = a;
-      if (!addresses.empty() && *a != addresses.front()) sim.uniform = false;
-      addresses.push_back(*a);
+    WarpOutcome outcome = simulator.simulate(w, sim);
+    if (outcome == WarpOutcome::AddressUnknown) {
+      out.pattern = LanePattern::Unknown;
+      return out;
     }
-    sim.active = static_cast<uint32_t>(addresses.size());
-    if (sim.active == 0) continue;
-    sim.sectors = count_sectors(addresses, q.width, 0);
-    Wide first = addresses.front();
-    Wide shift = first - floor_div(first, 32) * 32;
-    sim.aligned = count_sectors(addresses, q.width, shift);
-    sim.shift = static_cast<uint32_t>(shift);
-    sim.ideal = static_cast<uint32_t>((uint64_t{sim.active} * q.width + 31) / 32);
-    int64_t excess = int64_t{sim.sectors} - sim.ideal;
-    int64_t worst_excess = int64_t{worst.sectors} - worst.ideal;
-    if (!have || excess > worst_excess || (sim.active > 1 && worst.active <= 1)) {
+    if (outcome == WarpOutcome::NoActiveLane) continue;
+    if (replaces_worst(sim, worst, have)) {
       worst = sim;
       have = true;
     }
   }
+  // Every lane of every warp simulated is guarded off.
   if (!have) {
     out.pattern = LanePattern::SingleLane;
     out.active_lanes = 0;
     return out;
   }
-  out.sectors = worst.sectors;
-  out.ideal_sectors = worst.ideal;
-  out.sectors_if_aligned = worst.aligned;
-  out.window_shift = worst.shift;
-  out.active_lanes = worst.active;
-  if (!out.lane_stride && !out.runtime_stride && worst.lane0 && worst.lane1)
-    out.lane_stride = static_cast<int64_t>(*worst.lane1 - *worst.lane0);
-  if (worst.active <= 1) out.pattern = LanePattern::SingleLane;
-  else if (worst.uniform) out.pattern = LanePattern::Uniform;
-  else out.pattern = LanePattern::Estimated;
+  report_worst_warp(worst, out);
   return out;
 }
 

@@ -1,15 +1,19 @@
 #pragma once
 // Which build.toml format a key belongs to. Edition 5 is current; v4 (no `edition`) is still
 // read, with a warning; v3 and older are rejected upstream ("run kernel-builder update-build"),
-// so for each of their keys we say what to write instead.
+// so for each of their keys we say what to write instead. Which keys those are is data (the
+// built-in BuildTomlSchema); the messages and fixes are here.
 #include <toml++/toml.h>
 
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "analyzers/project/build_toml_schema.h"
+
 namespace kl::analyzers {
 
+// The edition the section readers are written for; the schema data must describe the same.
 inline constexpr int kCurrentEdition = 5;
 
 // What to do about a key that build.toml v3 and older had and that no longer exists.
@@ -28,14 +32,8 @@ std::optional<RemovedKeyAdvice> removed_key_advice(std::string_view path, std::s
 // True when a file without `edition` uses keys of build.toml v3 or older.
 bool has_pre_v4_keys(const toml::table& root);
 
-// A key that only one of the two readable formats has.
-struct EditionKey {
-  std::string_view path;
-  std::string_view key;
-  int edition;              // 5: edition 5 only; 4: the legacy v4 format only
-  std::string_view advice;  // what to do in the other format
-};
-
+// A key that only one of the two readable formats has (build_toml_schema.h's EditionKey, from
+// the built-in schema), or null.
 const EditionKey* find_edition_key(std::string_view path, std::string_view key);
 bool edition_accepts(const EditionKey& key, int format_version);
 // Why `key` does not belong in a file of the other format, and what to do.

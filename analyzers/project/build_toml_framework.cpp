@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 
 namespace kl::analyzers {
@@ -18,13 +19,6 @@ constexpr std::array<FrameworkKey, 3> kFrameworks = {{
     {"tvm-ffi", FrameworkKind::TvmFfi},
 }};
 
-constexpr std::array<std::string_view, 7> kTorchKeys = {
-    "src", "include", "pyext", "minver", "maxver", "cxx-flags", "stable-abi"};
-// Upstream's TorchNoarch struct is not renamed to kebab-case, so these keys keep their `_`.
-constexpr std::array<std::string_view, 3> kTorchNoarchKeys = {"pyext", "cuda_capabilities",
-                                                              "rocm_archs"};
-constexpr std::array<std::string_view, 4> kTvmFfiKeys = {"src", "include", "pyext", "cxx-flags"};
-
 // `stable-abi = "2.10"` for every backend, or `stable-abi = { cuda = "2.10", ... }` per backend.
 // The model keeps the table form as "cuda=2.10,xpu=2.10".
 std::optional<std::string> read_stable_abi(const TomlSection& torch) {
@@ -33,7 +27,7 @@ std::optional<std::string> read_stable_abi(const TomlSection& torch) {
   if (node->is_string()) return torch.version("stable-abi");
   auto table = torch.subsection("stable-abi", "torch.stable-abi");
   if (!table) return std::nullopt;  // wrong type, reported
-  table->check_keys(general_backends());
+  table->check_keys(BuildTomlSchema::builtin().general_backends());
   std::string text;
   for (auto&& [backend, value] : table->table()) {
     auto version = table->version(backend.str());
@@ -44,7 +38,7 @@ std::optional<std::string> read_stable_abi(const TomlSection& torch) {
 }
 
 void read_torch(const TomlSection& torch, FrameworkSection& out) {
-  torch.check_keys(kTorchKeys);
+  torch.check_keys(BuildTomlSchema::builtin().keys("torch"));
   out.src = torch.strings("src").value_or(std::vector<std::string>{});
   out.include = torch.strings("include").value_or(std::vector<std::string>{});
   out.pyext = torch.strings("pyext").value_or(std::vector<std::string>{"py", "pyi"});
@@ -59,14 +53,14 @@ void read_torch(const TomlSection& torch, FrameworkSection& out) {
 }
 
 void read_torch_noarch(const TomlSection& noarch, FrameworkSection& out) {
-  noarch.check_keys(kTorchNoarchKeys);
+  noarch.check_keys(BuildTomlSchema::builtin().keys("torch-noarch"));
   out.pyext = noarch.strings("pyext").value_or(std::vector<std::string>{"py", "pyi"});
   noarch.strings("cuda_capabilities");
   noarch.strings("rocm_archs");
 }
 
 void read_tvm_ffi(const TomlSection& tvm, FrameworkSection& out) {
-  tvm.check_keys(kTvmFfiKeys);
+  tvm.check_keys(BuildTomlSchema::builtin().keys("tvm-ffi"));
   if (tvm.require("src", "src = [\"tvm-ffi/binding.cpp\"]"))
     out.src = tvm.strings("src").value_or(std::vector<std::string>{});
   out.include = tvm.strings("include").value_or(std::vector<std::string>{});

@@ -1,50 +1,16 @@
 // [general] and its sub-tables: the identity of the kernel (name, version, license), the edition
 // that decides how the rest is read, the backends, and the dependencies.
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <climits>
 
 #include "analyzers/project/build_toml_editions.h"
+#include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 #include "analyzers/project/build_toml_spelling.h"
 
 namespace kl::analyzers {
 namespace {
-
-constexpr std::array<std::string_view, 15> kGeneralKeys = {
-    "name",     "version", "edition", "license",        "backends",
-    "upstream", "source",  "minver",  "python-depends", "kernel-depends",
-    "cuda",     "hub",     "xpu",     "neuron",         "tpu"};
-constexpr std::array<std::string_view, 4> kCudaKeys = {"minver", "maxver", "python-depends",
-                                                       "kernel-depends"};
-constexpr std::array<std::string_view, 2> kHubKeys = {"repo-id", "branch"};
-constexpr std::array<std::string_view, 2> kBackendDependsKeys = {"python-depends",
-                                                                 "kernel-depends"};
-constexpr std::array<std::string_view, 1> kTpuKeys = {"python-depends"};
-constexpr std::array<std::string_view, 3> kKernelDependencyKeys = {"repo-id", "version",
-                                                                   "revision"};
-
-constexpr std::array<std::string_view, 8> kBackends = {"cann",   "cpu",  "cuda", "metal",
-                                                       "neuron", "rocm", "tpu",  "xpu"};
-
-// Python packages kernel-builder knows how to provide (kernels-data python_dependencies.json).
-constexpr std::array<std::string_view, 3> kGeneralPythonDepends = {"einops", "helion", "tvm-ffi"};
-struct BackendPythonDependency {
-  std::string_view backend;
-  std::string_view package;
-};
-constexpr std::array<BackendPythonDependency, 3> kBackendPythonDepends = {{
-    {"cuda", "nvidia-cutlass-dsl"},
-    {"neuron", "nki"},
-    {"xpu", "onednn"},
-}};
-
-std::string joined(std::span<const std::string_view> words) {
-  std::string out;
-  for (std::string_view word : words) out += (out.empty() ? "" : ", ") + std::string(word);
-  return out;
-}
 
 bool is_name_character(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
@@ -130,20 +96,21 @@ void warn_legacy_v4(const TomlSection& general) {
 void read_backends(const TomlSection& general, GeneralSection& out) {
   auto items = general.string_items("backends");
   if (!items) return;
+  const std::span<const std::string_view> backends = BuildTomlSchema::builtin().general_backends();
   for (const StringItem& item : *items) {
-    if (is_general_backend(item.text)) {
+    if (std::find(backends.begin(), backends.end(), item.text) != backends.end()) {
       out.backends.push_back(item.text);
       continue;
     }
     std::string message = "unknown backend `" + item.text + "` in [general] backends";
     std::vector<Fix> fixes;
-    if (auto suggestion = closest_match(item.text, kBackends)) {
+    if (auto suggestion = closest_match(item.text, backends)) {
       message += "; did you mean `" + std::string(*suggestion) + "`?";
       fixes.push_back(
           general.problems().replacement("Replace with \"" + std::string(*suggestion) + "\"",
                                          item.range, "\"" + std::string(*suggestion) + "\""));
     } else {
-      message += " (known backends: " + joined(kBackends) + ")";
+      message += " (known backends: " + joined_list(backends) + ")";
     }
     general.problems().error(item.range, std::move(message), std::move(fixes));
   }
@@ -154,13 +121,15 @@ std::vector<std::string> read_python_depends(const TomlSection& section, std::st
   std::vector<std::string> out;
   auto items = section.string_items("python-depends");
   if (!items) return out;
+  const BuildTomlSchema& schema = BuildTomlSchema::builtin();
+  const std::span<const std::string_view> general_packages = schema.general_python_depends();
   for (const StringItem& item : *items) {
     out.push_back(item.text);
     const bool general_package =
-        std::find(kGeneralPythonDepends.begin(), kGeneralPythonDepends.end(), item.text) !=
-        kGeneralPythonDepends.end();
+        std::find(general_packages.begin(), general_packages.end(), item.text) !=
+        general_packages.end();
     const BackendPythonDependency* backend_package = nullptr;
-    for (const auto& entry : kBackendPythonDepends)
+    for (const auto& entry : schema.backend_python_depends())
       if (entry.package == item.text) backend_package = &entry;
 
     if (backend.empty()) {
@@ -174,10 +143,10 @@ std::vector<std::string> read_python_depends(const TomlSection& section, std::st
       }
       std::string message =
           "unknown Python dependency `" + item.text + "` in [general] python-depends";
-      if (auto suggestion = closest_match(item.text, kGeneralPythonDepends))
+      if (auto suggestion = closest_match(item.text, general_packages))
         message += "; did you mean `" + std::string(*suggestion) + "`?";
       else
-        message += ": kernel-builder provides only " + joined(kGeneralPythonDepends) +
+        message += ": kernel-builder provides only " + joined_list(general_packages) +
                    " (other packages belong in the kernel's own Python requirements)";
       section.problems().error(item.range, std::move(message));
       continue;
@@ -192,9 +161,10 @@ std::vector<std::string> read_python_depends(const TomlSection& section, std::st
     // Only CUDA's list is documented; the others may grow without notice, so stay quiet.
     if (backend == "cuda")
       section.problems().warning(item.range, "`" + item.text +
-                                                 "` is not a CUDA Python "
-                                                 "dependency kernel-builder knows (known: "
-                                                 "nvidia-cutlass-dsl)");
+                                                 "` is not a CUDA Python dependency "
+                                                 "kernel-builder knows (known: " +
+                                                 joined_list(schema.python_depends_of("cuda")) +
+                                                 ")");
   }
   return out;
 }
@@ -218,7 +188,7 @@ std::vector<KernelDependency> read_kernel_depends(const TomlSection& section) {
     }
     TomlSection dependency(*table, "kernel-depends", "a `kernel-depends` entry",
                            section.range_of(entry), section.context());
-    dependency.check_keys(kKernelDependencyKeys);
+    dependency.check_keys(BuildTomlSchema::builtin().keys("kernel-depends"));
     KernelDependency result;
     result.range = dependency.header();
     if (dependency.require("repo-id", "repo-id = \"kernels-community/activation\""))
@@ -249,7 +219,7 @@ std::vector<KernelDependency> read_kernel_depends(const TomlSection& section) {
 void read_cuda(const TomlSection& general, GeneralSection& out) {
   auto cuda = general.subsection("cuda", "general.cuda");
   if (!cuda) return;
-  cuda->check_keys(kCudaKeys);
+  cuda->check_keys(BuildTomlSchema::builtin().keys(cuda->path()));
   out.cuda_minver = cuda->version("minver");
   out.cuda_maxver = cuda->version("maxver");
   out.cuda_python_depends = read_python_depends(*cuda, "cuda");
@@ -259,7 +229,7 @@ void read_cuda(const TomlSection& general, GeneralSection& out) {
 void read_hub(const TomlSection& general, GeneralSection& out) {
   auto hub = general.subsection("hub", "general.hub");
   if (!hub) return;
-  hub->check_keys(kHubKeys);
+  hub->check_keys(BuildTomlSchema::builtin().keys(hub->path()));
   out.hub_repo_id = hub->string("repo-id");
   out.hub_branch = hub->string("branch");
 }
@@ -269,21 +239,14 @@ void read_hub(const TomlSection& general, GeneralSection& out) {
 void read_other_backend(const TomlSection& general, std::string_view backend) {
   auto section = general.subsection(backend, "general." + std::string(backend));
   if (!section) return;
-  if (backend == "tpu")
-    section->check_keys(kTpuKeys);
-  else
-    section->check_keys(kBackendDependsKeys);
+  const std::span<const std::string_view> keys = BuildTomlSchema::builtin().keys(section->path());
+  section->check_keys(keys);
   read_python_depends(*section, backend);
-  if (backend != "tpu") read_kernel_depends(*section);
+  if (std::find(keys.begin(), keys.end(), "kernel-depends") != keys.end())
+    read_kernel_depends(*section);
 }
 
 }  // namespace
-
-bool is_general_backend(std::string_view backend) {
-  return std::find(kBackends.begin(), kBackends.end(), backend) != kBackends.end();
-}
-
-std::span<const std::string_view> general_backends() { return kBackends; }
 
 Range read_general_section(const toml::table& root, BuildTomlContext& context,
                            GeneralSection& out) {
@@ -303,7 +266,7 @@ Range read_general_section(const toml::table& root, BuildTomlContext& context,
   }
   TomlSection general(*table, "general", "[general]",
                       table_header_range(*table, it->first, context.ranges), context);
-  general.check_keys(kGeneralKeys);
+  general.check_keys(BuildTomlSchema::builtin().keys("general"));
 
   if (general.require("name", "name = \"my-kernel\""))
     if (auto name = general.string("name")) {

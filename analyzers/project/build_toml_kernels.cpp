@@ -1,71 +1,61 @@
 // [kernel.<name>] sections: what each kernel variant compiles (src), for which backend, with
 // which dependencies and, for CUDA, for which compute capabilities.
 #include <algorithm>
-#include <array>
-#include <charconv>
+#include <span>
+#include <string>
+#include <vector>
 
+#include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 #include "analyzers/project/build_toml_spelling.h"
 
 namespace kl::analyzers {
 namespace {
 
-constexpr std::array<std::string_view, 5> kKernelBackends = {"cpu", "cuda", "metal", "rocm", "xpu"};
-constexpr std::array<std::string_view, 5> kCommonKeys = {"backend", "src", "depends", "include",
-                                                         "cxx-flags"};
-
-// Keys that only one backend's kernels have.
-struct BackendKey {
-  std::string_view key;
-  std::string_view backend;
-  std::string_view backend_title;  // as people write it in prose
-};
-constexpr std::array<BackendKey, 6> kBackendKeys = {{
-    {"cuda-capabilities", "cuda", "CUDA"},
-    {"cuda-flags", "cuda", "CUDA"},
-    {"cuda-minver", "cuda", "CUDA"},
-    {"rocm-archs", "rocm", "ROCm"},
-    {"hip-flags", "rocm", "ROCm"},
-    {"sycl-flags", "xpu", "XPU"},
-}};
-
-// `depends` values: torch, sycl_tla, metal-cpp and the CUTLASS versions the builder ships.
-constexpr std::array<std::string_view, 15> kDependencies = {
-    "torch",       "cutlass_2_10", "cutlass_3_5", "cutlass_3_6", "cutlass_3_7",
-    "cutlass_3_8", "cutlass_3_9",  "cutlass_4_0", "cutlass_4_1", "cutlass_4_2",
-    "cutlass_4_3", "cutlass_4_4",  "cutlass_4_5", "sycl_tla",    "metal-cpp"};
-
 bool is_known_backend(std::string_view backend) {
-  return std::find(kKernelBackends.begin(), kKernelBackends.end(), backend) !=
-         kKernelBackends.end();
+  const std::span<const std::string_view> backends = BuildTomlSchema::builtin().kernel_backends();
+  return std::find(backends.begin(), backends.end(), backend) != backends.end();
 }
 
-// cutlass_2_10, or cutlass_<major>_<minor> from 3.5 to 4.5.
-bool is_cutlass_dependency(std::string_view text) {
-  constexpr std::string_view kPrefix = "cutlass_";
-  if (text.substr(0, kPrefix.size()) != kPrefix) return false;
-  text.remove_prefix(kPrefix.size());
-  int major = 0, minor = 0;
-  auto [after_major, e1] = std::from_chars(text.data(), text.data() + text.size(), major);
-  if (e1 != std::errc() || after_major == text.data() + text.size() || *after_major != '_')
-    return false;
-  auto [after_minor, e2] = std::from_chars(after_major + 1, text.data() + text.size(), minor);
-  if (e2 != std::errc() || after_minor != text.data() + text.size()) return false;
-  if (major == 2 && minor == 10) return true;
-  const int version = major * 100 + minor;
-  return version >= 305 && version <= 405;
+std::string cutlass_name(MajorMinor version) {
+  return "cutlass_" + std::to_string(version.major) + "_" + std::to_string(version.minor);
 }
 
-bool is_known_dependency(std::string_view text) {
-  return text == "torch" || text == "sycl_tla" || text == "metal-cpp" ||
-         is_cutlass_dependency(text);
+// The CUTLASS versions `depends` accepts, for messages: "cutlass_2_10", "cutlass_3_5 … cutlass_4_5".
+std::vector<std::string> cutlass_names(const BuildTomlSchema& schema) {
+  std::vector<std::string> names;
+  for (MajorMinor version : schema.cutlass_versions()) names.push_back(cutlass_name(version));
+  names.push_back(cutlass_name(schema.cutlass_range_first()) + " … " +
+                  cutlass_name(schema.cutlass_range_last()));
+  return names;
+}
+
+std::string listed(const std::vector<std::string>& words, std::string_view separator) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : std::string(separator)) + word;
+  return out;
+}
+
+// Every `depends` value, the CUTLASS ones shown as versions and a range where the first stood.
+std::string known_dependencies(const BuildTomlSchema& schema) {
+  std::vector<std::string> words;
+  bool cutlass_listed = false;
+  for (std::string_view value : schema.dependencies()) {
+    if (value.substr(0, 8) != "cutlass_") {
+      words.emplace_back(value);
+    } else if (!cutlass_listed) {
+      cutlass_listed = true;
+      for (std::string& name : cutlass_names(schema)) words.push_back(std::move(name));
+    }
+  }
+  return listed(words, ", ");
 }
 
 std::string toml_string(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 // The backend a kernel without `backend` most likely has, from its backend-specific keys.
 std::string inferred_backend(const toml::table& table) {
-  for (const BackendKey& key : kBackendKeys)
+  for (const BackendKey& key : BuildTomlSchema::builtin().kernel_backend_keys())
     if (table.contains(key.key)) return std::string(key.backend);
   return "";
 }
@@ -76,7 +66,7 @@ void read_backend(const TomlSection& kernel, KernelSection& out) {
     if (const toml::node* language = kernel.find("language")) {
       // build.toml v3 and older (reported as removed): keep reading the kernel as it was meant.
       std::string_view text = language->value_or(std::string_view());
-      out.backend = text == "cuda-hipify" ? "rocm" : std::string(text);
+      out.backend = BuildTomlSchema::builtin().backend_of_language(text).value_or(text);
       return;
     }
     out.backend = inferred_backend(kernel.table());
@@ -89,7 +79,8 @@ void read_backend(const TomlSection& kernel, KernelSection& out) {
     }
     kernel.problems().error(kernel.header(),
                             kernel.title() + " is missing the required key `backend`, e.g. `" +
-                                example + "` (one of cpu, cuda, metal, rocm, xpu)",
+                                example + "` (one of " +
+                                joined_list(BuildTomlSchema::builtin().kernel_backends()) + ")",
                             std::move(fixes));
     return;
   }
@@ -100,20 +91,23 @@ void read_backend(const TomlSection& kernel, KernelSection& out) {
   const Range where = kernel.range_of(*node);
   std::string message = "unknown kernel backend `" + *backend + "` in " + kernel.title();
   std::vector<Fix> fixes;
-  if (auto suggestion = closest_match(*backend, kKernelBackends)) {
+  const std::span<const std::string_view> backends = BuildTomlSchema::builtin().kernel_backends();
+  if (auto suggestion = closest_match(*backend, backends)) {
     message += "; did you mean `" + std::string(*suggestion) + "`?";
     fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion), where,
                                                   toml_string(*suggestion)));
   } else {
-    message += " (kernel backends: cpu, cuda, metal, rocm, xpu)";
+    message += " (kernel backends: " + joined_list(backends) + ")";
   }
   kernel.problems().error(where, std::move(message), std::move(fixes));
 }
 
 std::vector<std::string_view> known_keys(const std::string& backend) {
-  std::vector<std::string_view> keys(kCommonKeys.begin(), kCommonKeys.end());
+  const BuildTomlSchema& schema = BuildTomlSchema::builtin();
+  const std::span<const std::string_view> common = schema.keys("kernel");
+  std::vector<std::string_view> keys(common.begin(), common.end());
   const bool any_backend = !is_known_backend(backend);  // unknown: don't pile up errors
-  for (const BackendKey& key : kBackendKeys)
+  for (const BackendKey& key : schema.kernel_backend_keys())
     if (any_backend || key.backend == backend) keys.push_back(key.key);
   return keys;
 }
@@ -131,24 +125,21 @@ void read_depends(const TomlSection& kernel, KernelSection& out) {
         "needs `depends = [\"torch\"]`, or kernel-builder compiles it without them",
         {kernel.problems().replacement("Depend on torch", where, "[\"torch\"]")});
   }
+  const BuildTomlSchema& schema = BuildTomlSchema::builtin();
   for (const StringItem& item : *items) {
     out.depends.push_back(item.text);
-    if (is_known_dependency(item.text)) continue;
+    if (schema.is_dependency(item.text)) continue;
     std::string message =
         "unknown dependency `" + item.text + "` in " + kernel.title() + " depends";
     std::vector<Fix> fixes;
-    if (auto suggestion = closest_match(item.text, kDependencies)) {
+    if (auto suggestion = closest_match(item.text, schema.dependencies())) {
       message += "; did you mean `" + std::string(*suggestion) + "`?";
       fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion),
                                                     item.range, toml_string(*suggestion)));
     } else if (item.text.rfind("cutlass", 0) == 0) {
-      message +=
-          ": CUTLASS dependencies name a version, cutlass_2_10 or cutlass_3_5 … "
-          "cutlass_4_5";
+      message += ": CUTLASS dependencies name a version, " + listed(cutlass_names(schema), " or ");
     } else {
-      message +=
-          " (known: torch, cutlass_2_10, cutlass_3_5 … cutlass_4_5, sycl_tla, "
-          "metal-cpp)";
+      message += " (known: " + known_dependencies(schema) + ")";
     }
     kernel.problems().error(item.range, std::move(message), std::move(fixes));
   }
@@ -189,7 +180,7 @@ KernelSection read_kernel(const TomlSection& kernel, std::string name) {
 
   const std::vector<std::string_view> known = known_keys(out.backend);
   kernel.check_keys(known, [&](std::string_view key, Range where, const toml::node&) {
-    for (const BackendKey& entry : kBackendKeys) {
+    for (const BackendKey& entry : BuildTomlSchema::builtin().kernel_backend_keys()) {
       if (entry.key != key) continue;
       kernel.problems().error(where, "`" + std::string(key) + "` only applies to " +
                                          std::string(entry.backend_title) + " kernels, but " +

@@ -2,22 +2,21 @@
 // (build_toml_sections.h) check the schema of the edition the file is written in.
 #include <toml++/toml.h>
 
-#include <array>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/build_toml_editions.h"
 #include "analyzers/project/build_toml_problems.h"
 #include "analyzers/project/build_toml_ranges.h"
+#include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_section.h"
 #include "analyzers/project/build_toml_sections.h"
+#include "support/toml_document.h"
 
 namespace kl::analyzers {
 namespace {
-
-constexpr std::array<std::string_view, 5> kTopLevelKeys = {"general", "torch", "torch-noarch",
-                                                           "tvm-ffi", "kernel"};
 
 // 5 when [general] has `edition`, 3 when it uses keys of v3 or older, else the legacy v4.
 int detect_format_version(const toml::table& root) {
@@ -27,8 +26,10 @@ int detect_format_version(const toml::table& root) {
   return has_pre_v4_keys(root) ? 3 : 4;
 }
 
-// One character at `position` (none at the end of a line): where toml++ stopped.
-Range syntax_error_range(const TomlRangeMapper& ranges, const toml::source_position& position) {
+// One character at the error's position (none at the end of a line): where toml++ stopped.
+Range syntax_error_range(const TomlRangeMapper& ranges, const Error& error) {
+  // Back to toml++'s 1-based line and code-point column (support/toml_document.h).
+  const toml::source_position position{error.location->line + 1, error.location->column + 1};
   Position start = ranges.position(position);
   Position end = start;
   if (start.column < ranges.end_of_line(start.line).column) {
@@ -36,6 +37,21 @@ Range syntax_error_range(const TomlRangeMapper& ranges, const toml::source_posit
     end.column = ranges.position({position.line, position.column + 1}).column;
   }
   return {start, end};
+}
+
+// The TOML document; nothing, with the one problem that says why, when it cannot be read.
+std::optional<toml::table> read_document(std::string_view text, const std::string& file_name,
+                                         const TomlRangeMapper& ranges,
+                                         BuildTomlProblems& problems) {
+  try {
+    Result<toml::table> document = parse_toml_document(text, file_name);
+    if (document) return std::move(*document);
+    problems.error(syntax_error_range(ranges, document.error()),
+                   "invalid TOML: " + document.error().message);
+  } catch (const std::exception& error) {  // e.g. out of memory on an absurd file
+    problems.error(Range{}, std::string("could not read build.toml: ") + error.what());
+  }
+  return std::nullopt;
 }
 
 std::filesystem::path absolute_or_given(const std::filesystem::path& file) {
@@ -57,19 +73,12 @@ BuildConfigParse parse_build_toml(const std::filesystem::path& file, std::string
   BuildTomlProblems problems(file_name);
   TomlRangeMapper ranges(text);
 
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(file_name));
-  } catch (const toml::parse_error& error) {
-    problems.error(syntax_error_range(ranges, error.source().begin),
-                   "invalid TOML: " + std::string(error.description()));
-    result.problems = problems.take_sorted();
-    return result;
-  } catch (const std::exception& error) {  // e.g. out of memory on an absurd file
-    problems.error(Range{}, std::string("could not read build.toml: ") + error.what());
+  std::optional<toml::table> document = read_document(text, file_name, ranges, problems);
+  if (!document) {
     result.problems = problems.take_sorted();
     return result;
   }
+  const toml::table& root = *document;
 
   if (is_blank(text)) {
     problems.error(Range{},
@@ -86,7 +95,7 @@ BuildConfigParse parse_build_toml(const std::filesystem::path& file, std::string
   BuildTomlContext context{ranges, problems, config.format_version};
 
   TomlSection top(root, "", "build.toml", Range{}, context);
-  top.check_keys(kTopLevelKeys);
+  top.check_keys(BuildTomlSchema::builtin().keys("top-level"));
   const Range general_header = read_general_section(root, context, config.general);
   read_framework_section(root, context, general_header, config.framework);
   context.framework = config.framework.kind;

@@ -9,15 +9,6 @@
 namespace kl::analyzers {
 namespace {
 
-std::string quoted_list(std::span<const std::string_view> words) {
-  std::string out;
-  for (std::string_view word : words) {
-    if (!out.empty()) out += ", ";
-    out += word;
-  }
-  return out;
-}
-
 bool is_version_text(std::string_view text) {
   int numbers = 0;
   size_t i = 0;
@@ -33,6 +24,15 @@ bool is_version_text(std::string_view text) {
 }
 
 }  // namespace
+
+std::string joined_list(std::span<const std::string_view> words) {
+  std::string out;
+  for (std::string_view word : words) {
+    if (!out.empty()) out += ", ";
+    out += word;
+  }
+  return out;
+}
 
 std::string_view toml_type_name(const toml::node& node) {
   switch (node.type()) {
@@ -96,7 +96,7 @@ void TomlSection::check_keys(std::span<const std::string_view> known,
                                                    std::string(*suggestion) + "`",
                                                where, std::string(*suggestion))});
     } else {
-      message += " (known keys: " + quoted_list(known) + ")";
+      message += " (known keys: " + joined_list(known) + ")";
       problems().error(where, std::move(message));
     }
   }
@@ -145,28 +145,25 @@ void TomlSection::wrong_type(const toml::node& node, std::string_view what,
                                        std::string(toml_type_name(node)));
 }
 
-std::optional<std::string> TomlSection::string(std::string_view key) const {
+template <typename T>
+std::optional<T> TomlSection::value_of(std::string_view key, std::string_view expected) const {
   const toml::node* node = find(key);
   if (!node) return std::nullopt;
-  if (const auto* text = node->as_string()) return text->get();
-  wrong_type(*node, "`" + std::string(key) + "`", "a string");
+  if (const auto* value = node->as<T>()) return value->get();
+  wrong_type(*node, "`" + std::string(key) + "`", expected);
   return std::nullopt;
+}
+
+std::optional<std::string> TomlSection::string(std::string_view key) const {
+  return value_of<std::string>(key, "a string");
 }
 
 std::optional<int64_t> TomlSection::integer(std::string_view key) const {
-  const toml::node* node = find(key);
-  if (!node) return std::nullopt;
-  if (const auto* number = node->as_integer()) return number->get();
-  wrong_type(*node, "`" + std::string(key) + "`", "an integer");
-  return std::nullopt;
+  return value_of<int64_t>(key, "an integer");
 }
 
 std::optional<bool> TomlSection::boolean(std::string_view key) const {
-  const toml::node* node = find(key);
-  if (!node) return std::nullopt;
-  if (const auto* flag = node->as_boolean()) return flag->get();
-  wrong_type(*node, "`" + std::string(key) + "`", "true or false");
-  return std::nullopt;
+  return value_of<bool>(key, "true or false");
 }
 
 std::optional<std::vector<StringItem>> TomlSection::string_items(std::string_view key) const {

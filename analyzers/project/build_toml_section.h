@@ -92,10 +92,15 @@ class TomlSection {
   mutable std::vector<std::pair<std::string, std::string>> misspellings_;
 
   toml::table::const_iterator find_entry(std::string_view key) const;
+  // The value of `key` when it has type T; `expected` names T in the wrong-type message.
+  template <typename T>
+  std::optional<T> value_of(std::string_view key, std::string_view expected) const;
 };
 
 // "a string", "an integer", ... for messages.
 std::string_view toml_type_name(const toml::node& node);
+// "a, b, c": a list of keys or values for messages.
+std::string joined_list(std::span<const std::string_view> words);
 // The header of a table: `[name]` for a standard table, the key for an inline or dotted one.
 Range table_header_range(const toml::table& table, const toml::key& key,
                          const TomlRangeMapper& ranges);

@@ -4,8 +4,6 @@
 // Each reads what it can into the model and reports every problem; none stops at the first.
 #include <toml++/toml.h>
 
-#include <span>
-#include <string_view>
 #include <vector>
 
 #include "analyzers/project/build_config.h"
@@ -26,9 +24,5 @@ void read_framework_section(const toml::table& root, BuildTomlContext& context, 
 // Reads every [kernel.<name>], in the order of the file.
 void read_kernel_sections(const toml::table& root, BuildTomlContext& context,
                           std::vector<KernelSection>& kernels);
-
-// Backends of [general] backends and of `stable-abi` tables.
-bool is_general_backend(std::string_view backend);
-std::span<const std::string_view> general_backends();
 
 }  // namespace kl::analyzers

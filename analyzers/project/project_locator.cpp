@@ -3,17 +3,12 @@
 #include <algorithm>
 #include <system_error>
 
+#include "analyzers/project/builder_defaults.h"
+
 namespace kl::analyzers {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<Capability> parse_list(std::initializer_list<std::string_view> texts) {
-  std::vector<Capability> out;
-  for (std::string_view text : texts)
-    if (auto capability = parse_capability(text)) out.push_back(*capability);
-  return out;
-}
 
 std::string entry_key(const CapabilityEntry& entry) {
   return entry.capability ? entry.capability->text() : "?" + entry.text;
@@ -37,14 +32,7 @@ std::optional<fs::path> find_build_toml(const fs::path& source) {
 }
 
 std::vector<Capability> builder_default_capabilities(int cuda_major, int cuda_minor) {
-  // kernel-builder's defaults per toolkit (shared/reference/build-toml.md).
-  if (cuda_major >= 13)
-    return parse_list(
-        {"7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "11.0", "12.0", "12.1+PTX"});
-  if (cuda_major == 12 && cuda_minor >= 8)
-    return parse_list(
-        {"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "12.0+PTX"});
-  return parse_list({"7.0", "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0+PTX"});
+  return BuilderDefaults::builtin().cuda_capabilities(cuda_major, cuda_minor);
 }
 
 SourceCapabilities capabilities_for_source(const BuildConfig& config, const fs::path& source,

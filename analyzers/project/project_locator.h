@@ -20,8 +20,8 @@ namespace kl::analyzers {
 std::optional<std::filesystem::path> find_build_toml(const std::filesystem::path& source);
 
 // The capabilities kernel-builder builds a CUDA kernel for when its section has no
-// `cuda-capabilities`; the last one also embeds PTX. Depends on the CUDA version (13.0, 12.8,
-// older).
+// `cuda-capabilities`; the last one also embeds PTX. Depends on the CUDA version; the lists are
+// data (analyzers/data/builder_defaults.toml, read through BuilderDefaults).
 std::vector<Capability> builder_default_capabilities(int cuda_major, int cuda_minor);
 
 struct SourceCapabilities {

@@ -8,10 +8,11 @@
 //    the kernel faults with cudaErrorMisalignedAddress;
 //  - aligned only under a condition on runtime values the code never checks: warning, naming it;
 //  - a base only guaranteed less than the width (a byte buffer in shared memory): warning.
-#include <map>
+#include <tuple>
 
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
+#include "analyzers/rules/worst_per_key.h"
 
 namespace kl::analyzers {
 namespace {
@@ -94,23 +95,25 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
   return f;
 }
 
+// One finding per vector access place (its full range), from its worst record across the target
+// archs' parses.
 void check_misaligned_access(const SourceInput& input, std::vector<Finding>& out) {
   using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
-  std::map<Key, const MemoryAccess*> worst;
-  std::vector<Key> order;
+  auto worse = [](const MemoryAccess& a, const MemoryAccess& b) {
+    return rank(a.alignment) > rank(b.alignment);
+  };
+  WorstPerKey<Key, MemoryAccess> places;
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (!a.vector_access || rank(a.alignment) == 0) continue;
-      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column, a.location.range.end.line,
-              a.location.range.end.column};
-      auto [it, inserted] = worst.try_emplace(key, &a);
-      if (inserted) order.push_back(key);
-      else if (rank(a.alignment) > rank(it->second->alignment)) it->second = &a;
+      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
+              a.location.range.end.line, a.location.range.end.column};
+      places.offer(key, a, worse);
     }
   }
-  for (const auto& key : order) {
-    const MemoryAccess* a = worst.at(key);
+  for (const auto& place : places.entries()) {
+    const MemoryAccess* a = place.worst;
     out.push_back(make(*a, a->kernel != a->function ? a->kernel : ""));
   }
 }

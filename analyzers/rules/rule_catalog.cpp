@@ -1,5 +1,7 @@
 #include "analyzers/rules/rule_catalog.h"
 
+#include "analyzers/project/build_toml_spelling.h"
+
 namespace kl::analyzers {
 
 // Each defined in its own rules/<id>.cpp. Rules register here and nowhere else.
@@ -28,6 +30,17 @@ const Rule* find_rule(std::string_view id) {
 std::string rule_help_uri(std::string_view id) {
   const Rule* rule = find_rule(id);
   return rule ? rule->help_uri() : std::string();
+}
+
+std::string unknown_rule_problem(std::string_view id) {
+  if (find_rule(id)) return {};
+  std::vector<std::string_view> ids;
+  for (const Rule* rule : rule_catalog()) ids.push_back(rule->id);
+  std::string problem = "no rule is called `" + std::string(id) + "`";
+  if (auto meant = closest_match(id, ids)) return problem + "; did you mean `" + std::string(*meant) + "`?";
+  std::string known;
+  for (std::string_view rule : ids) known += (known.empty() ? "" : ", ") + std::string(rule);
+  return problem + " (the rules: " + known + ")";
 }
 
 }  // namespace kl::analyzers

@@ -15,6 +15,9 @@ const std::vector<const Rule*>& rule_catalog();
 const Rule* find_rule(std::string_view id);
 // Link to the rule's guidance page; empty for an id that is not in the catalog.
 std::string rule_help_uri(std::string_view id);
+// What is wrong with `id` where a rule id is expected (a setting, a suppression comment): empty
+// when it names a rule; otherwise "no rule is called `x`" with the closest id or the list.
+std::string unknown_rule_problem(std::string_view id);
 
 // The pseudo-rule of findings that say the file could only be partly analysed. The pipeline,
 // the worker supervisor and the CLI make these findings themselves; rules/frontend.cpp holds its

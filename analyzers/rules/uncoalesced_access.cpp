@@ -11,10 +11,11 @@
 // Broadcasts, single-lane accesses, atomics on gathered addresses and addresses the model lost
 // track of are not reported.
 #include <algorithm>
-#include <map>
+#include <tuple>
 
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
+#include "analyzers/rules/worst_per_key.h"
 
 namespace kl::analyzers {
 namespace {
@@ -151,30 +152,23 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   return f;
 }
 
+// One finding per access place (its full range), from its worst record across the target archs'
+// parses, naming every kernel the place was seen in.
 void check_uncoalesced_access(const SourceInput& input, std::vector<Finding>& out) {
-  struct Group {
-    const MemoryAccess* worst = nullptr;
-    std::vector<std::string> kernels;
-  };
-  std::map<std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>, Group> groups;
-  std::vector<std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>> order;
+  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
+  auto worse = [](const MemoryAccess& a, const MemoryAccess& b) { return severity_key(a) > severity_key(b); };
+  WorstPerKey<Key, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (cause_of(a) == Cause::None) continue;
-      auto key = std::make_tuple(a.location.file, a.location.range.start.line, a.location.range.start.column,
-                                 a.location.range.end.line, a.location.range.end.column);
-      auto [it, inserted] = groups.try_emplace(key);
-      if (inserted) order.push_back(key);
-      Group& g = it->second;
-      if (!g.worst || severity_key(a) > severity_key(*g.worst)) g.worst = &a;
-      if (std::find(g.kernels.begin(), g.kernels.end(), a.kernel) == g.kernels.end()) g.kernels.push_back(a.kernel);
+      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
+              a.location.range.end.line, a.location.range.end.column};
+      std::vector<std::string>& kernels = places.offer(key, a, worse).extra;
+      if (std::find(kernels.begin(), kernels.end(), a.kernel) == kernels.end()) kernels.push_back(a.kernel);
     }
   }
-  for (const auto& key : order) {
-    const Group& g = groups.at(key);
-    out.push_back(make(*g.worst, g.kernels));
-  }
+  for (const auto& place : places.entries()) out.push_back(make(*place.worst, place.extra));
 }
 
 }  // namespace

@@ -10,6 +10,37 @@
 
 namespace kl::lsp {
 
+namespace {
+
+JobKind job_kind(DocumentKind kind) {
+  switch (kind) {
+    case DocumentKind::BuildToml:
+      return JobKind::BuildToml;
+    case DocumentKind::Skill:
+      return JobKind::Skill;
+    case DocumentKind::Source:
+    case DocumentKind::Other:  // never scheduled
+      break;
+  }
+  return JobKind::Source;
+}
+
+const char* kind_name(DocumentKind kind) {
+  switch (kind) {
+    case DocumentKind::Source:
+      return "kernel source";
+    case DocumentKind::BuildToml:
+      return "build.toml";
+    case DocumentKind::Skill:
+      return "SKILL.md";
+    case DocumentKind::Other:
+      break;
+  }
+  return "not analysed";
+}
+
+}  // namespace
+
 DebouncePolicy debounce_policy(const Settings& settings) {
   DebouncePolicy policy;
   if (settings.debounce_ms) policy.fixed = std::chrono::milliseconds(*settings.debounce_ms);
@@ -50,10 +81,7 @@ DocumentKind KernelServer::open(const std::filesystem::path& file, const std::st
   document.text = std::make_shared<const std::string>(std::move(text));
   document.kind = classify_document(language_id, file, project.has_value());
   documents_.open(document);
-  spdlog::info("opened {} as {} (build.toml: {})", file.string(),
-               document.kind == DocumentKind::Source      ? "kernel source"
-               : document.kind == DocumentKind::BuildToml ? "build.toml"
-                                                          : "not analysed",
+  spdlog::info("opened {} as {} (build.toml: {})", file.string(), kind_name(document.kind),
                project ? project->string() : "none");
   if (document.kind == DocumentKind::Source) projects_.assign(file, project);
   if (document.kind != DocumentKind::Other) schedule(document, /*debounce=*/false);
@@ -65,7 +93,9 @@ bool KernelServer::change(const std::filesystem::path& file, int64_t version, st
   if (!documents_.update(file, version, shared)) return false;
   std::optional<Document> document = documents_.get(file);
   if (!document || document->kind == DocumentKind::Other) return true;
-  schedule(*document, /*debounce=*/true);
+  // The debounce saves parses. A skill check is a text scan of microseconds, and its findings
+  // have always followed each edit at once.
+  schedule(*document, /*debounce=*/document->kind != DocumentKind::Skill);
   if (document->kind == DocumentKind::BuildToml) relint_dependents(file, /*debounce=*/true);
   return true;
 }
@@ -83,7 +113,7 @@ void KernelServer::close(const std::filesystem::path& file) {
 void KernelServer::schedule(const Document& document, bool debounce) {
   AnalysisJob job;
   job.file = document.path;
-  job.kind = document.kind == DocumentKind::BuildToml ? JobKind::BuildToml : JobKind::Source;
+  job.kind = job_kind(document.kind);
   job.version = document.version;
   job.text = document.text;
   if (job.kind == JobKind::Source) {
@@ -146,8 +176,10 @@ std::vector<std::string> KernelServer::update_settings(const Settings& settings)
   if (analysis_part != previous_part) {
     spdlog::info("settings changed: rebuilding the analyzer and re-linting open documents");
     backend_->reconfigure(conversion.settings);
+    // A skill check reads no analysis setting: its findings cannot have changed.
     for (const auto& document : documents_.all())
-      if (document.kind != DocumentKind::Other) schedule(document, false);
+      if (document.kind == DocumentKind::Source || document.kind == DocumentKind::BuildToml)
+        schedule(document, false);
   }
   return conversion.problems;
 }

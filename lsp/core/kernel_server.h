@@ -6,10 +6,11 @@
 // It owns the workspace state (open documents, which build.toml applies to which file, the
 // settings) and the scheduler. What it guarantees:
 //  - every open kernel source and build.toml is analysed after open and after each edit
-//    (debounced), and its newest findings reach the listener;
+//    (debounced), and every open SKILL.md checked (at once: the check costs no parse); the
+//    newest findings of each reach the listener;
 //  - an edit to a build.toml (open in the editor, or saved on disk while not open) re-lints the
 //    open files that depend on it, against the editor's unsaved copy when there is one;
-//  - a settings change rebuilds the Analyzer and re-lints every open document.
+//  - a settings change rebuilds the Analyzer and re-lints every open kernel source and build.toml.
 //
 // Threading: open/change/close/settings/file events on the I/O thread; with_analysis from any
 // thread; listener calls arrive on worker threads. stop() before destruction ends all work.

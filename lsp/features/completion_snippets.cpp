@@ -23,6 +23,7 @@ std::vector<guidance::SnippetLanguage> snippet_languages(DocumentKind kind, cons
       return {guidance::SnippetLanguage::Cuda, guidance::SnippetLanguage::Cpp};
     case DocumentKind::BuildToml:
       return {guidance::SnippetLanguage::Toml};
+    case DocumentKind::Skill:
     case DocumentKind::Other:
       break;
   }

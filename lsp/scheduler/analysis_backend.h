@@ -4,7 +4,8 @@
 // worker processes (analyzers/isolation), so that a crash in one document's analysis is an
 // error diagnostic on that document and the server keeps serving the others.
 // KERNEL_LSP_NO_ISOLATION=1 analyses in the server's own process instead (debugging only: a
-// crash then ends the server).
+// crash then ends the server). A backend receives Source and BuildToml jobs only: the scheduler
+// checks Skill jobs itself (skill_check.h).
 //
 // Thread-safety: analyze() is called from several workers at once; reconfigure() from the I/O
 // thread, and it swaps in a new analyzer without waiting for running analyses (they finish on

@@ -12,7 +12,11 @@
 
 namespace kl::lsp {
 
-enum class JobKind { Source, BuildToml };
+enum class JobKind {
+  Source,     // a kernel source: the analysis backend (clang, in a worker process)
+  BuildToml,  // a build.toml: the analysis backend
+  Skill,      // a SKILL.md: checked in the server's process (skill_check.h), never by the backend
+};
 
 // The editor's copy of a build.toml, when it is open (possibly unsaved).
 struct ProjectSnapshot {
@@ -31,7 +35,7 @@ struct AnalysisJob {
 
 struct AnalysisOutcome {
   AnalysisJob job;
-  analyzers::FileAnalysis analysis;  // for a build.toml: findings (and build_toml) only
+  analyzers::FileAnalysis analysis;  // build.toml: findings and build_toml only; skill: findings only
   double milliseconds = 0;
   std::string failure;  // the analysis threw; empty when it ran
 };

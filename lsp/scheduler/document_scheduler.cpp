@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "lsp/scheduler/skill_check.h"
+
 namespace kl::lsp {
 
 DocumentScheduler::DocumentScheduler(AnalysisBackend& backend, SchedulerOptions options,
@@ -9,7 +11,8 @@ DocumentScheduler::DocumentScheduler(AnalysisBackend& backend, SchedulerOptions 
     : backend_(backend),
       callbacks_(std::move(callbacks)),
       debounce_(options.debounce),
-      pool_(options.workers) {
+      pool_(options.workers),
+      in_process_pool_(1) {
   timer_ = std::thread([this] { timer_loop(); });
 }
 
@@ -104,6 +107,7 @@ void DocumentScheduler::stop() {
   for (auto& waiter : orphans) waiter.callback(ReadResult{ReadStatus::ShuttingDown, nullptr});
   if (timer_.joinable()) timer_.join();
   pool_.stop();
+  in_process_pool_.stop();
 }
 
 bool DocumentScheduler::idle_locked() const {
@@ -155,7 +159,13 @@ void DocumentScheduler::start_locked(const std::shared_ptr<DocState>& doc) {
   doc->running = true;
   CancellationHandle cancel = make_cancellation();
   doc->running_cancel = cancel;
-  pool_.submit([this, doc, job = std::move(job), cancel]() { run_job(doc, job, cancel); });
+  WorkerPool& pool = job.kind == JobKind::Skill ? in_process_pool_ : pool_;
+  pool.submit([this, doc, job = std::move(job), cancel]() { run_job(doc, job, cancel); });
+}
+
+analyzers::FileAnalysis DocumentScheduler::analyze(const AnalysisJob& job, const CancellationToken& cancel) {
+  if (job.kind == JobKind::Skill) return check_skill(job);  // never the backend's: see skill_check.h
+  return backend_.analyze(job, cancel);
 }
 
 void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job,
@@ -166,7 +176,7 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
   auto started = Clock::now();
   if (!cancel->is_cancelled()) {
     try {
-      outcome->analysis = backend_.analyze(job, *cancel);
+      outcome->analysis = analyze(job, *cancel);
     } catch (const std::exception& e) {
       outcome->failure = e.what();
     } catch (...) {

@@ -7,6 +7,8 @@
 //    skipped) and cancels the running one (its result could only be dropped).
 //  - an update waits the debounce delay (adaptive per document, see DebouncePolicy) before it
 //    starts; `debounce = false` (didOpen, settings change) starts it at once.
+//  - Source and BuildToml jobs go to the backend on the WorkerPool; Skill jobs are checked in
+//    process (skill_check.h) on a thread of their own, so that they never queue behind a parse.
 //  - results reach `Callbacks::results` only when they are for the newest input of the
 //    document; cancelled and outdated results are dropped.
 //  - read() calls back exactly once: with the result for the document's input as of the call,
@@ -95,6 +97,7 @@ class DocumentScheduler {
   void timer_loop();
   void start_locked(const std::shared_ptr<DocState>& doc);
   void run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, CancellationHandle cancel);
+  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel);
   bool idle_locked() const;
 
   AnalysisBackend& backend_;
@@ -108,7 +111,8 @@ class DocumentScheduler {
   size_t delivering_ = 0;  // results being handed to callbacks (counts as busy)
   bool stopping_ = false;
 
-  WorkerPool pool_;
+  WorkerPool pool_;             // backend jobs (Source, BuildToml)
+  WorkerPool in_process_pool_;  // Skill jobs: microseconds each, never behind a 30 s parse
   std::thread timer_;
 };
 

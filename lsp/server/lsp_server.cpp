@@ -3,15 +3,18 @@
 #include <spdlog/spdlog.h>
 
 #include "analyzers/data/feature_table.h"
+#include "guidance/snippet_catalog.h"
+#include "lsp/features/completion_snippets.h"
 #include "lsp/features/document_symbols.h"
-#include "lsp/features/guidance_hover.h"
-#include "lsp/features/guidance_lsp.h"
 #include "lsp/features/hover.h"
 #include "lsp/protocol/params.h"
 #include "lsp/server/code_actions_json.h"
+#include "lsp/server/completion_json.h"
 #include "lsp/server/converter_cache.h"
 #include "lsp/server/diagnostics_json.h"
-#include "lsp/server/feature_json.h"
+#include "lsp/server/document_symbols_json.h"
+#include "lsp/server/guidance_json.h"
+#include "lsp/server/hover_json.h"
 #include "lsp/server/server_capabilities.h"
 #include "lsp/server/settings_json.h"
 #include "lsp/server/text_sync.h"
@@ -80,6 +83,7 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   request("textDocument/codeAction", &LspServer::code_action);
   request("textDocument/hover", &LspServer::hover);
   request("textDocument/documentSymbol", &LspServer::document_symbol);
+  request("textDocument/completion", &LspServer::completion);
   notification("initialized", &LspServer::initialized);
   notification("textDocument/didOpen", &LspServer::did_open);
   notification("textDocument/didChange", &LspServer::did_change);
@@ -91,11 +95,7 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   // that is open was followed as it was typed.
   dispatcher_.on_notification("textDocument/didSave", [](const json&) {});
 
-  // Skills and snippets (issue 5): the handlers live in lsp/features/guidance_lsp.h.
-  dispatcher_.on_request("textDocument/completion", [this](const json& params, Reply reply) {
-    reply.result(
-        completion_request(params, *kernel_, client_.encoding.encoding, kernel_->snippet_completion()));
-  });
+  // Skill guidance on request (issue 5): lsp/server/guidance_json.h.
   dispatcher_.on_request(kGuidanceMethod, [this](const json& params, Reply reply) {
     reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
   });
@@ -277,10 +277,6 @@ void LspServer::did_open(const json& params) {
   text_sync_.reset(*path);  // the editor's whole text is known again
   kernel_->open(*path, document.value("languageId", ""), integer_field(document, "version"),
                 string_field(document, "text"));
-  // Issue 5: a SKILL.md is checked against the Agent Skills format as it is edited.
-  if (is_skill_file(*path))
-    if (auto opened = kernel_->document(*path))
-      publish(uri, opened->version, skill_diagnostics(*path, opened->text, client_));
 }
 
 void LspServer::did_change(const json& params) {
@@ -299,9 +295,6 @@ void LspServer::did_change(const json& params) {
     return;
   }
   kernel_->change(*path, version, std::move(sync.text));
-  if (is_skill_file(*path))  // issue 5, as in did_open
-    if (auto changed = kernel_->document(*path))
-      publish(uri_of(*path), changed->version, skill_diagnostics(*path, changed->text, client_));
 }
 
 void LspServer::lost_sync(const std::filesystem::path& path, int64_t kept_version, int64_t version,
@@ -369,6 +362,7 @@ void LspServer::on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcom
 }
 
 void LspServer::on_activity(const AnalysisJob& job, bool begin) {
+  if (job.kind == JobKind::Skill) return;  // a check of microseconds, no parse: never worth a progress bar
   std::string key = job.file.string();
   if (begin) {
     {
@@ -419,31 +413,25 @@ void LspServer::code_action(const json& params, const Reply& reply) {
 void LspServer::hover(const json& params, const Reply& reply) {
   auto path = document_path(params);
   std::optional<Document> document = synced_document(path);
-  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
-  if (document && document->kind == DocumentKind::BuildToml) {
-    reply.result(build_toml_hover(params, *document, *guidance, client_.encoding.encoding));
-    return;
-  }
-  if (!document || document->kind != DocumentKind::Source) {
+  if (!document || (document->kind != DocumentKind::Source && document->kind != DocumentKind::BuildToml)) {
     reply.result(nullptr);
     return;
   }
+  PositionConverter converter(*document->text, client_.encoding.encoding);
+  analyzers::Position position = converter.from_lsp(required_field(params, "position"));
+  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
+  if (document->kind == DocumentKind::BuildToml) {  // guidance only: no analysis to wait for
+    reply.result(to_lsp_hover(build_toml_hover(*guidance, *document->text, position), converter));
+    return;
+  }
   // The position refers to the current text, which is what the read below analyses.
-  analyzers::Position position =
-      PositionConverter(*document->text, client_.encoding.encoding).from_lsp(required_field(params, "position"));
   kernel_->with_analysis(*path, [this, reply, position, guidance](ReadResult read) {
     guarded(reply, [&] {
       if (answer_unavailable(reply, read, nullptr)) return;
       const std::string& text = *read.outcome->job.text;
-      // Issue 5: the skill's section for the construct under the cursor, after the facts.
-      auto result =
-          with_guidance(hover_at(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin()),
-                        *guidance, text, position, guidance::ConstructScope::Cuda);
-      if (!result) {
-        reply.result(nullptr);
-        return;
-      }
-      reply.result(to_lsp_hover(*result, PositionConverter(text, client_.encoding.encoding)));
+      auto hover = source_hover(read.outcome->analysis, text, position, &analyzers::FeatureTable::builtin(),
+                                *guidance);
+      reply.result(to_lsp_hover(hover, PositionConverter(text, client_.encoding.encoding)));
     });
   });
 }
@@ -468,6 +456,22 @@ void LspServer::document_symbol(const json& params, const Reply& reply) {
                                   client_.hierarchical_symbols, uri));
     });
   });
+}
+
+void LspServer::completion(const json& params, const Reply& reply) {
+  auto path = document_path(params);
+  // The kept text even when out of sync (not synced_document): as completion has always answered.
+  std::optional<Document> document = path ? kernel_->document(*path) : std::nullopt;
+  std::string_view text = document ? std::string_view(*document->text) : std::string_view();
+  PositionConverter converter(text, client_.encoding.encoding);
+  std::vector<SnippetCompletion> completions;
+  if (document) {
+    analyzers::Position position = converter.from_lsp(required_field(params, "position"));
+    std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
+    completions = snippet_completions(guidance::SnippetCatalog::bundled(), guidance.get(), text, position,
+                                      snippet_languages(document->kind, document->path));
+  }
+  reply.result(to_lsp_completions(completions, converter, kernel_->snippet_completion()));
 }
 
 }  // namespace kl::lsp

@@ -62,6 +62,7 @@ class LspServer final : public KernelServerListener {
   void code_action(const json& params, const Reply& reply);
   void hover(const json& params, const Reply& reply);
   void document_symbol(const json& params, const Reply& reply);
+  void completion(const json& params, const Reply& reply);
 
   void pull_configuration();
   void apply_settings(const Settings& settings, std::vector<std::string> problems);

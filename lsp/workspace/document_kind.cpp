@@ -25,9 +25,12 @@ bool is_cxx_extension(const std::string& ext) {
 
 bool is_build_toml(const std::filesystem::path& file) { return file.filename() == "build.toml"; }
 
+bool is_skill_file(const std::filesystem::path& file) { return file.filename() == "SKILL.md"; }
+
 DocumentKind classify_document(std::string_view language_id, const std::filesystem::path& file,
                                bool in_kernel_project) {
   if (is_build_toml(file)) return DocumentKind::BuildToml;  // whatever the editor calls TOML
+  if (is_skill_file(file)) return DocumentKind::Skill;      // whatever the editor calls Markdown
   std::string ext = lower_extension(file);
   if (language_id == "cuda" || language_id == "cuda-cpp") return DocumentKind::Source;
   if (is_cuda_extension(ext)) return DocumentKind::Source;

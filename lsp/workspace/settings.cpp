@@ -1,6 +1,20 @@
 #include "lsp/workspace/settings.h"
 
+#include "analyzers/rules/rule_catalog.h"
+#include "guidance/skill_front_matter.h"
+
 namespace kl::lsp {
+namespace {
+
+// A setting that names no rule does nothing; say so (the skill rule is the guidance model's own,
+// checked for SKILL.md files, and not in the analyzers' catalog).
+void check_rule_id(const std::string& setting, const std::string& id, std::vector<std::string>& problems) {
+  if (id == guidance::kSkillRule) return;
+  std::string problem = analyzers::unknown_rule_problem(id);
+  if (!problem.empty()) problems.push_back(setting + ": " + problem);
+}
+
+}  // namespace
 
 AnalysisSettingsConversion to_analysis_settings(const Settings& settings) {
   AnalysisSettingsConversion out;
@@ -14,7 +28,9 @@ AnalysisSettingsConversion to_analysis_settings(const Settings& settings) {
       out.problems.push_back("defaultArchs: '" + text + "' is not a compute capability");
   }
   out.settings.disabled_rules = settings.disabled_rules;
+  for (const std::string& rule : settings.disabled_rules) check_rule_id("disabledRules", rule, out.problems);
   for (const auto& [rule, level] : settings.severities) {
+    check_rule_id("severities", rule, out.problems);
     if (level == "off" || level == "none") {
       out.settings.disabled_rules.insert(rule);
       continue;

@@ -220,3 +220,24 @@ cuda-capabilities = ["8.0", "13.7"]
   REQUIRE(rest.size() == 1);
   CHECK(rest[0].rule_id == "arch-unsupported");
 }
+
+TEST_CASE("a suppression comment that names no rule is reported where it is written") {
+  const std::string text = R"([general]
+name = "rmsnorm"
+version = 1
+edition = 5
+license = "apache-2.0"
+backends = ["cuda"]
+# kernel-lsp: ignore-file[build-tom, arch-unsupported, *]
+)";
+  Analyzer analyzer{AnalysisSettings{}};
+  auto findings = analyzer.analyze_build_toml(temp_file("build.toml"), text);
+  std::vector<const Finding*> frontend;
+  for (const Finding& f : findings)
+    if (f.rule_id == "frontend") frontend.push_back(&f);
+  REQUIRE(frontend.size() == 1);  // arch-unsupported and * are fine
+  CHECK(frontend[0]->severity == Severity::Warning);
+  CHECK(frontend[0]->location.range.start == Position{6, 26});
+  CHECK(frontend[0]->message.find("no rule is called `build-tom`; did you mean `build-toml`?") != std::string::npos);
+}
+

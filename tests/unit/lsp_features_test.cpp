@@ -5,7 +5,6 @@
 
 #include "lsp/features/document_symbols.h"
 #include "lsp/features/hover.h"
-#include "lsp/features/hover_content.h"
 #include "lsp/features/source_scan.h"
 #include "lsp/features/suppression.h"
 #include "lsp/server/code_actions_json.h"
@@ -110,6 +109,8 @@ TEST_CASE("documents are classified by language id, then by extension", "[kinds]
   CHECK(classify_document("cpp", "/p/torch_binding.cpp", true) == DocumentKind::Source);
   CHECK(classify_document("c", "/p/ops.h", true) == DocumentKind::Source);
   CHECK(classify_document("toml", "/p/build.toml", false) == DocumentKind::BuildToml);
+  CHECK(classify_document("markdown", "/p/my-skill/SKILL.md", false) == DocumentKind::Skill);
+  CHECK(classify_document("markdown", "/p/README.md", true) == DocumentKind::Other);
   CHECK(classify_document("toml", "/p/pyproject.toml", true) == DocumentKind::Other);
   CHECK(classify_document("python", "/p/x.py", true) == DocumentKind::Other);
 }
@@ -145,6 +146,15 @@ TEST_CASE("settings merge from either shape and report bad values", "[settings]"
   CHECK(settings.extra_flags == std::vector<std::string>{"-DX=1"});
   settings.default_archs = {"banana"};
   CHECK(kl::lsp::to_analysis_settings(settings).problems.size() == 1);
+
+  // Rule ids are the catalog's: a misspelt one is a problem, with the id it was likely meant as.
+  settings.default_archs.clear();
+  settings.disabled_rules = {"skill", "smem-limits"};
+  settings.severities = {{"uncoalesced-acess", "error"}, {"frontend", "off"}};
+  auto misspelt = kl::lsp::to_analysis_settings(settings).problems;
+  REQUIRE(misspelt.size() == 2);
+  CHECK(misspelt[0] == "disabledRules: no rule is called `smem-limits`; did you mean `smem-limit`?");
+  CHECK(misspelt[1] == "severities: no rule is called `uncoalesced-acess`; did you mean `uncoalesced-access`?");
 }
 
 namespace {

@@ -6,53 +6,17 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 
-#include "lsp/protocol/dispatcher.h"
-#include "lsp/server/lsp_server.h"
-#include "lsp/server/uri.h"
-#include "tests/lsp/fake_backend.h"
+#include "tests/unit/lsp_test_harness.h"
 
 using namespace std::chrono_literals;
 using kl::lsp::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-class WaitingSink final : public kl::lsp::MessageSink {
- public:
-  void send(std::string_view message) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      messages_.push_back(json::parse(message));
-    }
-    arrived_.notify_all();
-  }
-  std::optional<json> take(const std::function<bool(const json&)>& match,
-                           std::chrono::milliseconds timeout = 5s) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::optional<json> found;
-    arrived_.wait_for(lock, timeout, [&] {
-      for (auto it = messages_.begin(); it != messages_.end(); ++it)
-        if (match(*it)) {
-          found = *it;
-          messages_.erase(it);
-          return true;
-        }
-      return false;
-    });
-    return found;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::vector<json> messages_;
-};
 
 // The guidance must come from the bundled skill, not from whatever the machine's user installed.
 void isolate_environment() {
@@ -65,69 +29,14 @@ void isolate_environment() {
   ::setenv("KERNEL_LSP_RESOURCE_DIR", KL_SOURCE_DIR, 1);
 }
 
-struct Client {
-  WaitingSink sink;
-  kl::lsp::Dispatcher dispatcher{sink};
-  std::unique_ptr<kl::lsp::LspServer> server;
-  int next_id = 1;
-  fs::path root;
-  json initialize_result;
+// The environment is isolated before the server exists: a base constructed before the client.
+struct BundledSkillOnly {
+  BundledSkillOnly() { isolate_environment(); }
+};
 
-  explicit Client(json capabilities = json::object()) {
-    isolate_environment();
-    static int counter = 0;
-    root = fs::temp_directory_path() /
-           ("kl-lsp-guidance-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    fs::create_directories(root);
-    kl::lsp::LspServerOptions options;
-    options.make_backend = [](const kl::analyzers::AnalysisSettings&) {
-      return std::make_unique<kl::lsp::testing::FakeBackend>();
-    };
-    server = std::make_unique<kl::lsp::LspServer>(dispatcher, options);
-    json init = request("initialize", {{"processId", nullptr},
-                                       {"rootUri", kl::lsp::path_to_uri(root)},
-                                       {"capabilities", capabilities},
-                                       {"initializationOptions", {{"debounceMs", 0}}}});
-    REQUIRE(init.contains("result"));
-    initialize_result = init["result"];
-    notify("initialized", json::object());
-  }
-  ~Client() {
-    server->stop();
-    fs::remove_all(root);
-  }
-  json request(const std::string& method, json params) {
-    int id = next_id++;
-    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
-    auto reply =
-        sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
-    REQUIRE(reply);
-    return *reply;
-  }
-  void notify(const std::string& method, json params) {
-    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump());
-  }
-  std::string open(const fs::path& path, const std::string& language, const std::string& text,
-                   int version = 1) {
-    std::string uri = kl::lsp::path_to_uri(path);
-    notify(
-        "textDocument/didOpen",
-        {{"textDocument", {{"uri", uri}, {"languageId", language}, {"version", version}, {"text", text}}}});
-    return uri;
-  }
-  json diagnostics_for(const std::string& uri, int version) {
-    auto m = sink.take([&](const json& m) {
-      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
-             m["params"].value("version", -1) == version;
-    });
-    REQUIRE(m);
-    return (*m)["params"];
-  }
-  json hover(const std::string& uri, int line, int character) {
-    return request("textDocument/hover",
-                   {{"textDocument", {{"uri", uri}}},
-                    {"position", {{"line", line}, {"character", character}}}})["result"];
-  }
+struct Client : BundledSkillOnly, kl::lsp::testing::LspTestClient {
+  explicit Client(json capabilities = json::object())
+      : LspTestClient(std::move(capabilities), json{{"debounceMs", 0}}, "kl-lsp-guidance") {}
 };
 
 // Line and column of the first occurrence of `needle` in `text`, plus `into`.
@@ -340,4 +249,20 @@ TEST_CASE("a SKILL.md being edited gets diagnostics", "[guidance]") {
       {{"textDocument", {{"uri", uri}, {"version", 2}}},
        {"contentChanges", {{{"text", "---\nname: my-skill\ndescription: Demo.\n---\n\n# Fixed\n"}}}}});
   CHECK(client.diagnostics_for(uri, 2)["diagnostics"].empty());
+}
+
+TEST_CASE("a SKILL.md is checked by the scheduler like any document, never by the backend", "[guidance]") {
+  kl::lsp::testing::LspTestClient client(json::object(), {{"debounceMs", 0}, {"pullDiagnostics", true}},
+                                         "kl-lsp-guidance");
+  const fs::path folder = client.root / "my-skill";
+  fs::create_directories(folder);
+  std::string uri =
+      client.open(folder / "SKILL.md", "markdown", "---\nname: other-name\ndescription: Demo.\n---\n");
+  json published = client.diagnostics_for(uri, 1)["diagnostics"];
+  REQUIRE_FALSE(published.empty());
+  CHECK(published[0]["code"] == "skill");
+  json pulled = client.request("textDocument/diagnostic", {{"textDocument", {{"uri", uri}}}});
+  CHECK(pulled["result"]["kind"] == "full");
+  CHECK(pulled["result"]["items"] == published);
+  CHECK(client.backend->job_count() == 0);  // no analysis of it, nor of anything else
 }

@@ -231,3 +231,25 @@ TEST_CASE("adaptive debounce follows the document's analysis times", "[scheduler
   CHECK(debounce >= 120ms);
   CHECK(debounce <= 500ms);
 }
+
+TEST_CASE("a SKILL.md is checked in process, never by the backend, and not behind its work", "[scheduler]") {
+  FakeBackend backend;
+  backend.delay_ms = 5000;
+  Results results;
+  DocumentScheduler scheduler(backend, options(0ms), callbacks(results));
+  scheduler.update(job(1, "slow", "/w/a.cu"), false);
+  scheduler.update(job(1, "slow", "/w/b.cu"), false);
+  while (backend.job_count() < 2) std::this_thread::sleep_for(1ms);  // both workers busy
+  AnalysisJob skill = job(1, "---\nname: other-name\ndescription: Demo.\n---\n", "/w/my-skill/SKILL.md");
+  skill.kind = kl::lsp::JobKind::Skill;
+  scheduler.update(skill, false);
+  std::promise<ReadResult> promise;
+  scheduler.read("/w/my-skill/SKILL.md", [&](ReadResult r) { promise.set_value(r); });
+  auto future = promise.get_future();
+  REQUIRE(future.wait_for(2s) == std::future_status::ready);  // did not wait for the 5 s analyses
+  ReadResult read = future.get();
+  CHECK(read.status == ReadStatus::Ready);
+  REQUIRE_FALSE(read.outcome->analysis.findings.empty());
+  CHECK(read.outcome->analysis.findings[0].rule_id == "skill");
+  CHECK(backend.job_count() == 2);
+}

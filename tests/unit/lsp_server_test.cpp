@@ -3,14 +3,11 @@
 #include "lsp/server/lsp_server.h"
 
 #include <catch2/catch.hpp>
-#include <condition_variable>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 
-#include "lsp/protocol/dispatcher.h"
 #include "lsp/server/uri.h"
-#include "tests/lsp/fake_backend.h"
+#include "tests/unit/lsp_test_harness.h"
 
 using namespace std::chrono_literals;
 using kl::lsp::json;
@@ -18,107 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class WaitingSink final : public kl::lsp::MessageSink {
- public:
-  void send(std::string_view message) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      messages_.push_back(json::parse(message));
-    }
-    arrived_.notify_all();
-  }
-  // Removes and returns the first message matching `match`, waiting up to `timeout`.
-  std::optional<json> take(const std::function<bool(const json&)>& match,
-                           std::chrono::milliseconds timeout = 5s) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::optional<json> found;
-    arrived_.wait_for(lock, timeout, [&] {
-      for (auto it = messages_.begin(); it != messages_.end(); ++it)
-        if (match(*it)) {
-          found = *it;
-          messages_.erase(it);
-          return true;
-        }
-      return false;
-    });
-    return found;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::vector<json> messages_;
-};
-
-struct Client {
-  WaitingSink sink;
-  kl::lsp::Dispatcher dispatcher{sink};
-  kl::lsp::testing::FakeBackend* backend = nullptr;
-  std::unique_ptr<kl::lsp::LspServer> server;
-  int next_id = 1;
-  fs::path root;
-
-  explicit Client(json capabilities = json::object(), json options = json{{"debounceMs", 0}}) {
-    root = fs::temp_directory_path() / ("kl-lsp-server-test-" + std::to_string(::getpid()));
-    fs::create_directories(root / "csrc");
-    kl::lsp::LspServerOptions server_options;
-    server_options.make_backend = [this](const kl::analyzers::AnalysisSettings&) {
-      auto fake = std::make_unique<kl::lsp::testing::FakeBackend>();
-      backend = fake.get();
-      return fake;
-    };
-    server = std::make_unique<kl::lsp::LspServer>(dispatcher, server_options);
-    json init = request("initialize", {{"processId", nullptr},
-                                       {"rootUri", kl::lsp::path_to_uri(root)},
-                                       {"capabilities", capabilities},
-                                       {"initializationOptions", options}});
-    REQUIRE(init.contains("result"));
-    initialize_result = init["result"];
-    notify("initialized", json::object());
-  }
-  ~Client() {
-    server->stop();
-    fs::remove_all(root);
-  }
-
-  json request(const std::string& method, json params) {
-    int id = next_id++;
-    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
-    auto reply =
-        sink.take([id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
-    REQUIRE(reply);
-    return *reply;
-  }
-  int send_request(const std::string& method, json params) {
-    int id = next_id++;
-    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
-    return id;
-  }
-  std::optional<json> reply_to(int id, std::chrono::milliseconds timeout = 5s) {
-    return sink.take(
-        [id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); }, timeout);
-  }
-  void notify(const std::string& method, json params) {
-    dispatcher.receive(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump());
-  }
-  json diagnostics_for(const std::string& uri, std::optional<int> version = std::nullopt) {
-    auto m = sink.take([&](const json& m) {
-      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
-             (!version || m["params"].value("version", -1) == *version);
-    });
-    REQUIRE(m);
-    return (*m)["params"];
-  }
-  std::string open(const fs::path& path, const std::string& language, const std::string& text,
-                   int version = 1) {
-    std::string uri = kl::lsp::path_to_uri(path);
-    notify(
-        "textDocument/didOpen",
-        {{"textDocument", {{"uri", uri}, {"languageId", language}, {"version", version}, {"text", text}}}});
-    return uri;
-  }
-  json initialize_result;
-};
+using Client = kl::lsp::testing::LspTestClient;
 
 json range(int l1, int c1, int l2, int c2) {
   return {{"start", {{"line", l1}, {"character", c1}}}, {"end", {{"line", l2}, {"character", c2}}}};

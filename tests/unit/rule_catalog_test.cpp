@@ -4,6 +4,8 @@
 // access_model_test; their guidance pages in skill_sections_test.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -155,3 +157,30 @@ TEST_CASE("arch-unsupported reads build.toml's capabilities, and nothing when it
   REQUIRE_FALSE(broken.config);
   CHECK(run_build_toml_rule("arch-unsupported", broken).empty());
 }
+
+TEST_CASE("the README's rule table is the catalog: the same ids, in order, with their default severity") {
+  std::ifstream readme(std::string(KL_SOURCE_DIR) + "/README.md");
+  REQUIRE(readme);
+  std::vector<std::pair<std::string, std::string>> rows;  // id, "default" column
+  bool in_rules = false;
+  for (std::string line; std::getline(readme, line);) {
+    if (line.rfind("## ", 0) == 0) in_rules = line == "## Rules";
+    if (!in_rules || line.rfind("| `", 0) != 0) continue;
+    size_t id_end = line.find('`', 3);
+    size_t column = line.find('|', id_end);
+    size_t column_end = line.find('|', column + 1);
+    REQUIRE(column_end != std::string::npos);
+    std::string severity = line.substr(column + 1, column_end - column - 1);
+    std::istringstream words(severity);
+    std::string first;
+    words >> first;
+    rows.emplace_back(line.substr(3, id_end - 3), first);
+  }
+  REQUIRE(rows.size() == rule_catalog().size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    INFO(rows[i].first);
+    CHECK(rows[i].first == rule_catalog()[i]->id);
+    CHECK(rows[i].second == severity_name(rule_catalog()[i]->default_severity));
+  }
+}
+

@@ -43,3 +43,19 @@ TEST_CASE("apply_suppressions leaves findings of other files alone") {
   kl::analyzers::apply_suppressions("// kernel-lsp: ignore-file[*]\n", "k.cu", findings);
   CHECK(findings.size() == 1);
 }
+
+TEST_CASE("every id a comment names is kept with where it is written") {
+  kl::analyzers::Suppressions s(
+      "int a;\n"
+      "z = v; // kernel-lsp: ignore[smem-limit,  uncoalesced]\n"
+      "# kernel-lsp: ignore-file[*]\n");
+  const auto& ids = s.written_ids();
+  REQUIRE(ids.size() == 3);
+  CHECK(ids[0].id == "smem-limit");
+  CHECK(ids[0].range.start == kl::analyzers::Position{1, 29});
+  CHECK(ids[0].range.end == kl::analyzers::Position{1, 39});
+  CHECK(ids[1].id == "uncoalesced");
+  CHECK(ids[1].range.start == kl::analyzers::Position{1, 42});
+  CHECK(ids[2].id == "*");
+  CHECK(ids[2].range.start.line == 2);
+}

@@ -1,4 +1,4 @@
-#include "lsp/server/feature_json.h"
+#include "lsp/server/document_symbols_json.h"
 
 namespace kl::lsp {
 namespace {
@@ -42,11 +42,6 @@ void flatten(const SymbolInfo& symbol, const PositionConverter& converter, const
 }
 
 }  // namespace
-
-json to_lsp_hover(const HoverResult& hover, const PositionConverter& converter) {
-  return json{{"contents", {{"kind", "markdown"}, {"value", hover.markdown}}},
-              {"range", converter.to_lsp(hover.range)}};
-}
 
 json to_lsp_symbols(const std::vector<SymbolInfo>& symbols, const PositionConverter& converter,
                     bool hierarchical_support, const std::string& uri) {

@@ -1,0 +1,159 @@
+#include "analyzers/pipeline/arch_parses.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "analyzers/frontend/device_parser.h"
+#include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/model/facts_builder.h"
+#include "analyzers/pipeline/stage_timer.h"
+#include "analyzers/rules/frontend.h"
+#include "support/crash_stage.h"
+#include "support/line_index.h"
+
+namespace kl::analyzers {
+
+namespace {
+
+// Beyond this many clang errors the first parse's findings are likely incomplete, and the user
+// is told so.
+constexpr size_t kManyErrors = 20;
+
+bool more_capable(const Capability& a, const Capability& b) {
+  if (a.number() != b.number()) return a.number() > b.number();
+  return static_cast<int>(a.variant) > static_cast<int>(b.variant);
+}
+
+bool is_cancelled(const CancellationToken* cancel) { return cancel && cancel->is_cancelled(); }
+
+// The macros whose test makes user code arch-dependent: those of the feature table.
+std::vector<std::string> watched_macros(const FeatureTable& features) {
+  std::vector<std::string> macros;
+  for (const auto& f : features.all())
+    if (f.kind == FeatureKind::Macro) macros.insert(macros.end(), f.names.begin(), f.names.end());
+  return macros;
+}
+
+// What the first parse alone reports: its missing headers, and a note when clang's errors are
+// so many that findings may be incomplete.
+void note_first_parse(const ParseOutcome& outcome, const std::string& file_name, FileAnalysis& result) {
+  for (const auto& header : outcome.missing_headers) {
+    if (std::find(result.missing_headers.begin(), result.missing_headers.end(), header) ==
+        result.missing_headers.end())
+      result.missing_headers.push_back(header);
+  }
+  if (outcome.errors.size() >= kManyErrors) {
+    result.findings.push_back(frontend_finding(
+        {file_name, outcome.errors.front().location.range},
+        "clang reported " + std::to_string(outcome.errors.size()) + " errors in this file (first: " +
+            outcome.errors.front().message + "); findings may be incomplete."));
+  }
+}
+
+// One arch's parse, with its timing. Empty when the parse failed: then a warning, or, when it
+// failed because `cancel` fired, result.cancelled.
+std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capability& arch,
+                                        const std::vector<std::string>& watched, bool first,
+                                        FileAnalysis& result) {
+  StageTimer timer;
+  auto facts = std::make_unique<UnitFacts>();
+  auto argv = device_parse_command(request.command, arch);
+  CrashStage parse_stage("the clang parse");
+  auto outcome = parse_device_side(
+      argv, request.file, request.text,
+      [&](clang::ASTContext& context, const SourceView& view) {
+        build_unit_facts(context, view, *request.features, request.model, *facts);
+      },
+      watched, request.cancel, request.preambles);
+  timer.record(result.timings, "parse " + arch.sm_name());
+  if (!outcome) {
+    if (is_cancelled(request.cancel)) {
+      result.cancelled = true;
+    } else {
+      result.findings.push_back(
+          frontend_finding({request.file.string(), Range{}}, outcome.error().describe(), Severity::Warning));
+    }
+    return std::nullopt;
+  }
+  add_preprocessor_facts(*outcome, *request.features, *facts);
+  ArchParse parse{arch, std::move(facts), {}};
+  for (const auto& error : outcome->errors)
+    parse.error_lines.emplace(error.location.file, error.location.range.start.line);
+  parse.facts->arch_dependent = outcome->arch_dependent;
+  if (first) note_first_parse(*outcome, request.file.string(), result);
+  return parse;
+}
+
+// The #include line that names `header`, for placing "header not found" where it is written.
+Range include_line_of(std::string_view text, const std::string& header) {
+  LineIndex lines(text);
+  for (uint32_t line = 0; line < lines.line_count(); ++line) {
+    std::string_view s = lines.line_text(line);
+    if (s.find("#") != std::string_view::npos && s.find("include") != std::string_view::npos &&
+        s.find(header) != std::string_view::npos)
+      return Range{{line, 0}, {line, static_cast<uint32_t>(s.size())}};
+  }
+  return Range{};
+}
+
+}  // namespace
+
+std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
+                                          FileAnalysis& result) {
+  std::vector<Capability> parse_order = targets;
+  std::stable_sort(parse_order.begin(), parse_order.end(), more_capable);
+  const std::vector<std::string> watched = watched_macros(*request.features);
+  std::vector<ArchParse> parses;
+  bool arch_dependent = true;  // until the first parse says
+  for (const Capability& arch : parse_order) {
+    if (!parses.empty() && !arch_dependent) break;
+    if (is_cancelled(request.cancel)) {
+      result.cancelled = true;
+      break;
+    }
+    std::optional<ArchParse> parse = parse_for_arch(request, arch, watched, parses.empty(), result);
+    if (!parse) break;
+    if (parses.empty()) arch_dependent = parse->facts->arch_dependent;
+    parses.push_back(std::move(*parse));
+  }
+  return parses;
+}
+
+void carry_uses_over_error_lines(std::vector<ArchParse>& parses) {
+  if (parses.empty()) return;
+  const std::vector<FeatureUse>& first_uses = parses.front().facts->feature_uses;
+  for (size_t i = 1; i < parses.size(); ++i) {
+    std::vector<FeatureUse>& uses = parses[i].facts->feature_uses;
+    for (const auto& use : first_uses) {
+      if (!parses[i].error_lines.count({use.location.file, use.location.range.start.line})) continue;
+      bool present = std::any_of(uses.begin(), uses.end(), [&](const FeatureUse& u) {
+        return u.feature_id == use.feature_id && u.location == use.location;
+      });
+      if (!present) uses.push_back(use);
+    }
+  }
+}
+
+void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result) {
+  for (const auto& header : result.missing_headers) {
+    result.findings.push_back(frontend_finding(
+        {file_name, include_line_of(text, header)},
+        "`" + header +
+            "` was not found; device code that does not depend on it is still analysed. "
+            "Add its include path (compile_commands.json, or the extraFlags setting) for complete results."));
+  }
+}
+
+std::vector<ArchFacts> facts_per_target(const std::vector<Capability>& targets,
+                                        const std::vector<ArchParse>& parses) {
+  std::vector<ArchFacts> facts;
+  for (const Capability& arch : targets) {
+    const UnitFacts* chosen = parses.front().facts.get();
+    for (const auto& parse : parses)
+      if (parse.arch == arch) chosen = parse.facts.get();
+    facts.push_back({arch, chosen});
+  }
+  return facts;
+}
+
+}  // namespace kl::analyzers

@@ -1,0 +1,38 @@
+#pragma once
+// What kernel-builder does when build.toml leaves something out: today the default
+// `cuda-capabilities` per CUDA toolkit, loaded from analyzers/data/builder_defaults.toml (embedded
+// at build time; a file named by $KERNEL_LSP_BUILDER_DEFAULTS_TOML replaces it). Immutable after
+// loading; share freely across threads.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/project/capability.h"
+#include "analyzers/project/major_minor.h"
+#include "support/result.h"
+
+namespace kl::analyzers {
+
+class BuilderDefaults {
+ public:
+  // Every entry must have capabilities that parse; entries go from the newest `min-cuda` down,
+  // and only the last, which applies to every older toolkit, has none.
+  static Result<BuilderDefaults> parse(std::string_view toml_text, const std::string& source_name);
+  // The built-in table. Aborts at first use if the embedded data is broken (the unit tests rule
+  // that out).
+  static const BuilderDefaults& builtin();
+
+  // The capabilities a CUDA kernel without `cuda-capabilities` is built for with CUDA
+  // `cuda_major`.`cuda_minor`, in the builder's order.
+  const std::vector<Capability>& cuda_capabilities(int cuda_major, int cuda_minor) const;
+
+ private:
+  struct CudaDefaults {
+    std::optional<MajorMinor> min_cuda;  // none: every toolkit older than the entries before it
+    std::vector<Capability> capabilities;
+  };
+  std::vector<CudaDefaults> cuda_;
+};
+
+}  // namespace kl::analyzers

@@ -1,0 +1,54 @@
+#include "cli/analysis_options.h"
+
+#include <ostream>
+
+namespace kl::cli {
+namespace {
+
+// "8.0,9.0a" → capabilities; empty items are skipped, the first bad one is the error.
+bool parse_arch_list(const std::string& text, std::vector<analyzers::Capability>& out, std::string& error) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) {
+      auto cap = analyzers::parse_capability(item);
+      if (!cap) {
+        error = "`" + item + "` is not a compute capability (expected e.g. 8.0, 9.0a)";
+        return false;
+      }
+      out.push_back(*cap);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+void add_analysis_options(CLI::App& command, AnalysisOptionValues& values) {
+  command.add_option("--cuda-path", values.cuda_path,
+                     "CUDA toolkit folder (else CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda)");
+  command.add_option("--arch", values.archs_text,
+                     "Comma-separated capabilities that replace build.toml's, e.g. 8.0,9.0a");
+  command.add_option("--extra-flag", values.extra_flags,
+                     "Extra clang flag for parsing (repeatable), e.g. -I/path");
+}
+
+std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptionValues& values,
+                                                             std::ostream& err) {
+  analyzers::AnalysisSettings settings;
+  if (!values.cuda_path.empty()) settings.cuda_path = values.cuda_path;
+  settings.extra_flags = values.extra_flags;
+  if (!values.archs_text.empty()) {
+    std::string error;
+    if (!parse_arch_list(values.archs_text, settings.arch_override, error)) {
+      err << "kernel-lsp: --arch: " << error << "\n";
+      return std::nullopt;
+    }
+  }
+  return settings;
+}
+
+}  // namespace kl::cli
