@@ -34,6 +34,9 @@ void add_analysis_options(CLI::App& command, AnalysisOptionValues& values) {
                      "Comma-separated capabilities that replace build.toml's, e.g. 8.0,9.0a");
   command.add_option("--extra-flag", values.extra_flags,
                      "Extra clang flag for parsing (repeatable), e.g. -I/path");
+  command.add_option("--torch-include-path", values.torch_include_path,
+                     "PyTorch include folder (repeatable); else found (Torch_DIR, python3's torch, "
+                     "libtorch-dev) or kernel-lsp's stand-in");
 }
 
 std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptionValues& values,
@@ -41,6 +44,7 @@ std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptio
   analyzers::AnalysisSettings settings;
   if (!values.cuda_path.empty()) settings.cuda_path = values.cuda_path;
   settings.extra_flags = values.extra_flags;
+  for (const std::string& dir : values.torch_include_path) settings.torch_include_path.emplace_back(dir);
   if (!values.archs_text.empty()) {
     std::string error;
     if (!parse_arch_list(values.archs_text, settings.arch_override, error)) {

@@ -16,9 +16,10 @@ struct AnalysisOptionValues {
   std::string cuda_path;
   std::string archs_text;  // --arch, comma-separated
   std::vector<std::string> extra_flags;
+  std::vector<std::string> torch_include_path;
 };
 
-// Adds --cuda-path, --arch and --extra-flag to `command`, bound to `values`.
+// Adds --cuda-path, --arch, --extra-flag and --torch-include-path to `command`, bound to `values`.
 void add_analysis_options(CLI::App& command, AnalysisOptionValues& values);
 
 // The settings the values describe; nullopt after writing "kernel-lsp: --arch: ..." to `err`

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "analyzers/frontend/compile_database.h"
 #include "analyzers/project/project_locator.h"
@@ -13,6 +14,36 @@
 #include "support/fs_paths.h"
 
 namespace kl::cli {
+namespace {
+
+std::string plural(uint32_t n, const char* word, const char* words) {
+  return std::to_string(n) + " " + (n == 1 ? word : words);
+}
+
+// Under the "kernels:" line, one line per kernel as written: what the access model saw of its
+// global memory (analyzers/pipeline/coverage.h says what counts), so that a kernel with no
+// finding can be told from a kernel the rules could not judge.
+void write_kernel_coverage(std::ostream& out, const analyzers::FileAnalysis& analysis, const std::string& file) {
+  for (const analyzers::KernelCoverage& kernel : analysis.coverage) {
+    std::string seen = kernel.global_accesses() == 0
+                           ? std::string("no global accesses")
+                           : plural(kernel.global_accesses(), "global access", "global accesses") + " (" +
+                                 plural(kernel.global_loads, "load", "loads") + ", " +
+                                 plural(kernel.global_stores, "store", "stores") + "), " +
+                                 std::to_string(kernel.unjudged) + " unjudged";
+    std::string where;
+    if (!kernel.location.file.empty()) {
+      where = " (";
+      if (kernel.location.file != file) where += display_path(kernel.location.file) + ":";
+      where += "line " + std::to_string(kernel.location.range.start.line + 1) + ")";
+    }
+    std::string name = kernel.name;
+    if (name.size() < 22) name.resize(22, ' ');  // the stages' column
+    out << "  " << name << " " << seen << where << "\n";
+  }
+}
+
+}  // namespace
 
 int run_check(const std::string& file, const analyzers::AnalysisSettings& settings, std::ostream& out,
               std::ostream& err) {
@@ -40,6 +71,7 @@ int run_check(const std::string& file, const analyzers::AnalysisSettings& settin
   out << "kernels:     " << analysis.facts.kernels.size() << ", launches: " << analysis.facts.launches.size()
       << ", feature uses: " << analysis.facts.feature_uses.size()
       << (analysis.facts.arch_dependent ? " (code tests __CUDA_ARCH__: parsed per arch)" : "") << "\n";
+  write_kernel_coverage(out, analysis, path.lexically_normal().string());
   out << "stages:\n";
   double total = 0;
   for (const auto& stage : analysis.timings) {

@@ -47,8 +47,8 @@ class LintAnalyser {
       isolated_ = std::make_unique<analyzers::IsolatedAnalyzer>(options.settings, isolation);
     }
   }
-  std::vector<analyzers::Finding> source(const std::filesystem::path& file, const std::string& text) {
-    return isolated_ ? isolated_->analyze_source(file, text).findings : local_->analyze_source(file, text).findings;
+  analyzers::FileAnalysis source(const std::filesystem::path& file, const std::string& text) {
+    return isolated_ ? isolated_->analyze_source(file, text) : local_->analyze_source(file, text);
   }
   std::vector<analyzers::Finding> build_toml(const std::filesystem::path& file, const std::string& text) {
     return isolated_ ? isolated_->analyze_build_toml(file, text).findings : local_->analyze_build_toml(file, text);
@@ -76,7 +76,9 @@ FileResult analyse_one(LintAnalyser& analyzer, const LintTarget& target) {
     if (target.kind == TargetKind::BuildToml) {
       result.findings = analyzer.build_toml(target.path, result.text);
     } else {
-      result.findings = analyzer.source(target.path, result.text);
+      analyzers::FileAnalysis analysis = analyzer.source(target.path, result.text);
+      result.findings = std::move(analysis.findings);
+      result.kernels = std::move(analysis.coverage);
     }
   } catch (const std::exception& e) {
     result.findings.push_back(analyzers::analysis_failure_finding(result.path, std::string("internal error (") + e.what() + ")"));
@@ -171,6 +173,7 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     std::vector<analyzers::Finding> kept;
     bool failed = std::any_of(result.findings.begin(), result.findings.end(), analyzers::is_analysis_failure);
     if (failed) ++failed_files;
+    result.analysis_failed = failed;
     for (auto& f : result.findings) {
       if (static_cast<int>(f.severity) > static_cast<int>(options.threshold)) continue;
       kept.push_back(std::move(f));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzers/finding.h"
+#include "analyzers/pipeline/coverage.h"
 
 namespace kl::cli {
 
@@ -16,6 +17,8 @@ struct FileResult {
   std::string path;     // as shown to the user (relative to the working directory when inside it)
   std::string text;     // the file's content, for source lines under text findings
   std::vector<analyzers::Finding> findings;
+  std::vector<analyzers::KernelCoverage> kernels;  // per kernel as written (none for build.toml)
+  bool analysis_failed = false;  // the analysis did not finish: an analysis_failure_finding stands for it
 };
 
 struct LintReport {

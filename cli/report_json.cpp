@@ -15,6 +15,27 @@ nlohmann::json location_json(const analyzers::Location& location) {
           {"end_column", location.range.end.column + 1}};
 }
 
+// The summary's coverage counts (see analyzers/pipeline/coverage.h for what each one counts):
+// how much of the code the rules could see, so that "no findings" can be told from "nothing
+// judged".
+struct CoverageTotals {
+  size_t kernels = 0, kernels_with_global_accesses = 0, global_accesses = 0, unjudged = 0, files_failed = 0;
+};
+
+CoverageTotals coverage_totals(const LintReport& report) {
+  CoverageTotals totals;
+  for (const auto& file : report.files) {
+    if (file.analysis_failed) ++totals.files_failed;
+    for (const auto& kernel : file.kernels) {
+      ++totals.kernels;
+      if (kernel.global_accesses() > 0) ++totals.kernels_with_global_accesses;
+      totals.global_accesses += kernel.global_accesses();
+      totals.unjudged += kernel.unjudged;
+    }
+  }
+  return totals;
+}
+
 }  // namespace
 
 void write_json_report(const LintReport& report, std::ostream& out) {
@@ -47,12 +68,18 @@ void write_json_report(const LintReport& report, std::ostream& out) {
       findings.push_back(item);
     }
   }
+  CoverageTotals coverage = coverage_totals(report);
   nlohmann::json doc = {{"tool", "kernel-lsp"},
                         {"version", KERNEL_LSP_VERSION},
                         {"findings", findings},
                         {"summary", {{"files_analysed", report.files_analysed},
                                      {"findings", findings.size()},
                                      {"analysis_failures", failures},
+                                     {"files_failed", coverage.files_failed},
+                                     {"kernels", coverage.kernels},
+                                     {"kernels_with_global_accesses", coverage.kernels_with_global_accesses},
+                                     {"global_accesses", coverage.global_accesses},
+                                     {"accesses_unjudged", coverage.unjudged},
                                      {"seconds", report.seconds}}}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }

@@ -10,6 +10,9 @@ packages=(
   nlohmann-json3-dev libboost-dev libboost-filesystem-dev libtomlplusplus-dev libspdlog-dev
   libcli11-dev libyaml-cpp-dev libcmark-dev catch2
   neovim
+  # PyTorch 1.13's C++ headers (and the pybind11 that <torch/extension.h> includes): the torch
+  # stand-in test compares its findings with theirs (tests/unit/torch_standin_test.cpp).
+  libtorch-dev pybind11-dev
 )
 
 missing=()

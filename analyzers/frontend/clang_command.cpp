@@ -88,6 +88,9 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
     if (!inputs.cuda_root.empty()) {
       argv.push_back("-include");
       argv.push_back("kernel_lsp_launch_shim.h");
+      // nvcc's atomic builtins, which headers pick by the nvcc version defined below.
+      argv.push_back("-include");
+      argv.push_back("kernel_lsp_nvcc_builtins.h");
     }
   }
   // cooperative_groups.h declares cluster_group / this_cluster() only for nvcc, NVRTC or when
@@ -101,7 +104,12 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
     argv.push_back("-U" + name);
     argv.push_back("-D" + name + "=" + value);
   }
+  // Not defined by clang at all; before the project's flags, which may redefine them.
+  for (const auto& [name, value] : nvcc_compiler_macros(inputs.nvcc_version))
+    argv.push_back("-D" + name + "=" + value);
   argv.insert(argv.end(), inputs.project_flags.begin(), inputs.project_flags.end());
+  for (const std::filesystem::path& dir : inputs.build_toml_include_dirs)
+    argv.push_back("-I" + dir.string());
   argv.insert(argv.end(), inputs.extra_flags.begin(), inputs.extra_flags.end());
   argv.push_back(inputs.file.string());
   return argv;

@@ -2,11 +2,19 @@
 // The clang command line that parses the device side of one file for one target architecture.
 // clang 19 knows CUDA archs up to sm_90a; for newer ones (sm_100, sm_120, ...) we parse as the
 // nearest older arch clang knows and redefine __CUDA_ARCH__ and the arch-feature macros the way
-// nvcc defines them, so #if guards in user code see what nvcc would see.
+// nvcc defines them, so #if guards in user code see what nvcc would see. The other macros nvcc
+// defines for a device compilation (__NVCC__, __CUDACC_VER_MAJOR__, ...) come from
+// nvcc_macros.h.
+//
+// Order of what the project contributes: compile_commands.json's flags (the real build's), then
+// -I for build.toml's `include` folders (what kernel-builder adds; a compile_commands.json made by
+// kernel-builder's CMake already has them, and clang drops a repeated -I, so that file's order
+// stands), then extraFlags, last so that the user's -D/-U override everything before them.
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "analyzers/frontend/nvcc_macros.h"
 #include "analyzers/project/capability.h"
 
 namespace kl::analyzers {
@@ -17,7 +25,10 @@ struct ClangCommandInputs {
   std::filesystem::path shim_dir;       // headers CUDA 13 removed but clang 19 still includes
   std::filesystem::path resource_dir;   // clang's own headers (__clang_cuda_runtime_wrapper.h)
   std::vector<std::string> project_flags;  // from compile_commands.json, translated
-  std::vector<std::string> extra_flags;    // from settings
+  // build.toml's `include` folders for this file (-I, after project_flags)
+  std::vector<std::filesystem::path> build_toml_include_dirs;
+  std::vector<std::string> extra_flags;  // from settings
+  NvccVersion nvcc_version;              // for __CUDACC_VER_MAJOR__ and friends
 };
 
 // argv for clang's driver (program name first), ending with the file name.

@@ -198,6 +198,26 @@ UnitFacts facts_from(const json& j) {
   return facts;
 }
 
+// ---- coverage, made in the worker from the access records that stay there ----------------
+
+json to_json_value(const KernelCoverage& c) {
+  return {{"name", c.name},
+          {"location", to_json_value(c.location)},
+          {"loads", c.global_loads},
+          {"stores", c.global_stores},
+          {"unjudged", c.unjudged}};
+}
+
+KernelCoverage kernel_coverage_from(const json& j) {
+  KernelCoverage c;
+  c.name = j.at("name").get<std::string>();
+  c.location = location_from(j.at("location"));
+  c.global_loads = j.at("loads").get<uint32_t>();
+  c.global_stores = j.at("stores").get<uint32_t>();
+  c.unjudged = j.at("unjudged").get<uint32_t>();
+  return c;
+}
+
 const char* operation_name(WorkerOperation op) {
   switch (op) {
     case WorkerOperation::Source:
@@ -223,11 +243,18 @@ WorkerOperation operation_from(const std::string& name) {
 
 }  // namespace
 
+json paths_to_json(const std::vector<std::filesystem::path>& paths) {
+  json out = json::array();
+  for (const auto& path : paths) out.push_back(path.string());
+  return out;
+}
+
 json settings_to_json(const AnalysisSettings& s) {
   json severities = json::object();
   for (const auto& [rule, severity] : s.severity_overrides) severities[rule] = severity_name(severity);
   return {{"cuda_path", s.cuda_path ? json(s.cuda_path->string()) : json(nullptr)},
           {"extra_flags", s.extra_flags},
+          {"torch_include_path", paths_to_json(s.torch_include_path)},
           {"arch_override", capabilities_to_json(s.arch_override)},
           {"default_archs", capabilities_to_json(s.default_archs)},
           {"severities", std::move(severities)},
@@ -241,6 +268,8 @@ AnalysisSettings settings_from_json(const json& j) {
   AnalysisSettings s;
   if (!j.at("cuda_path").is_null()) s.cuda_path = std::filesystem::path(j.at("cuda_path").get<std::string>());
   s.extra_flags = j.at("extra_flags").get<std::vector<std::string>>();
+  for (const auto& dir : j.at("torch_include_path").get<std::vector<std::string>>())
+    s.torch_include_path.emplace_back(dir);
   s.arch_override = capabilities_from(j.at("arch_override"));
   s.default_archs = capabilities_from(j.at("default_archs"));
   for (const auto& [rule, severity] : j.at("severities").items())
@@ -285,8 +314,9 @@ WorkerRequest decode_request(const ChannelMessage& m) {
 }
 
 json analysis_to_json(const FileAnalysis& a) {
-  json findings = json::array(), timings = json::array();
+  json findings = json::array(), timings = json::array(), coverage = json::array();
   for (const auto& f : a.findings) findings.push_back(to_json_value(f));
+  for (const auto& c : a.coverage) coverage.push_back(to_json_value(c));
   for (const auto& t : a.timings) timings.push_back({{"stage", t.stage}, {"ms", t.milliseconds}});
   json archs = {
       {"archs", capabilities_to_json(a.archs.archs)},
@@ -298,6 +328,7 @@ json analysis_to_json(const FileAnalysis& a) {
           {"build_toml", a.build_toml ? json(a.build_toml->string()) : json(nullptr)},
           {"missing_headers", a.missing_headers},
           {"facts", facts_to_json(a.facts)},
+          {"coverage", std::move(coverage)},
           {"cancelled", a.cancelled}};
 }
 
@@ -315,6 +346,7 @@ FileAnalysis analysis_from_json(const json& j) {
     a.build_toml = std::filesystem::path(j.at("build_toml").get<std::string>());
   a.missing_headers = j.at("missing_headers").get<std::vector<std::string>>();
   a.facts = facts_from(j.at("facts"));
+  for (const auto& c : j.at("coverage")) a.coverage.push_back(kernel_coverage_from(c));
   a.cancelled = j.at("cancelled").get<bool>();
   return a;
 }

@@ -5,9 +5,10 @@
 // a FileAnalysis.
 //
 // What crosses: everything a caller of the analyzers reads — findings, timings, the arch
-// selection, the build.toml in force, missing headers, and the facts the server's hovers and
-// symbols use (kernels, launches, opt-ins, feature uses). Not the per-access records
-// (`facts.accesses`): only the rules read those, and they run inside the worker.
+// selection, the build.toml in force, missing headers, the facts the server's hovers and
+// symbols use (kernels, launches, opt-ins, feature uses), and the per-kernel coverage the CLI
+// reports. Not the per-access records (`facts.accesses`): only the rules read those, and they
+// run inside the worker, which sums them into `coverage` before the reply.
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>

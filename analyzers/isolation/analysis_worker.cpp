@@ -174,8 +174,11 @@ void* serve_requests_thread(void* state) {
 }  // namespace
 
 int run_analysis_worker(int channel_fd, int report_fd) {
-  // An orphaned worker would keep its memory until it finishes a file nobody waits for.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // No PR_SET_PDEATHSIG: Linux sends it when the *thread* that started the worker exits, and
+  // workers are started by whichever thread first needs one (a lint job thread that may finish
+  // while another thread still uses the worker). An orphan is noticed instead through its
+  // channel: when the supervisor exits or dies, the socket's other end closes and the worker
+  // exits at once, even in the middle of a file (read_requests below).
   // A worker forked from the server shows the server's command line; its name in top, htop and
   // `ps -o comm` says what it is.
   prctl(PR_SET_NAME, "kl-analysis");
@@ -216,8 +219,8 @@ int run_analysis_worker(int channel_fd, int report_fd) {
   }
   pthread_attr_destroy(&attributes);
   read_requests(state, reader);
-  pthread_join(analysis_thread, nullptr);
-  // Skip static destructors: nothing needs flushing, and clang's take time.
+  // The channel closed: nobody waits for a reply, so an analysis still running is not waited
+  // for either. Skip static destructors: nothing needs flushing, and clang's take time.
   std::fflush(nullptr);
   _exit(0);
 }

@@ -133,7 +133,7 @@ Value AccessInterpreter::Impl::eval_opaque_call(const clang::CallExpr* call, con
     v = max_variation(v, variation_of(eval_argument(arg(i), param, env, false)));
   }
   if (auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
-    v = max_variation(v, variation_of(eval(member->getImplicitObjectArgument(), env)));
+    v = max_variation(v, variation_of(eval_implicit_object(member, env)));
   if (callee && callee->isNoReturn()) env.dead = true;
   if (name == "__trap" || name == "__assert_fail" || name == "__builtin_unreachable" || name == "abort")
     env.dead = true;
@@ -146,6 +146,25 @@ Value AccessInterpreter::Impl::eval_opaque_call(const clang::CallExpr* call, con
   }
   if (is_integral_type(t)) return opaque(v, text_of(call));
   return Value::none(v);
+}
+
+// The object a method we do not follow is called on. A conversion operator or a const method
+// of an object in memory reads it: `(float)x[i]` and `float v = x[i]` on `__nv_bfloat16` or
+// `__half` load the element through `operator float() const`, which lives in CUDA's headers.
+// A non-const method may read, write or do neither: nothing is claimed for it.
+Value AccessInterpreter::Impl::eval_implicit_object(const clang::CXXMemberCallExpr* call, Env& env) {
+  const clang::Expr* object = call->getImplicitObjectArgument();
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
+  bool reads_object = method && (llvm::isa<clang::CXXConversionDecl>(method) || method->isConst());
+  // A materialised temporary (`(float)__ldg(p)`) is no object in memory: its initialiser is
+  // what is evaluated. (IgnoreParenImpCasts looks through the materialisation to the prvalue.)
+  bool temporary = object && object->IgnoreParenImpCasts()->isPRValue();
+  if (!object || !reads_object || temporary || !object->isGLValue() || call->isTypeDependent())
+    return eval(object, env);
+  LValue lv = eval_lvalue(object, env);
+  if (lv.kind != LValue::Kind::Memory) return read(lv, object, env);
+  record(object, lv.address, lv.type, false, false, env);
+  return Value::none(memory_variation(lv.address));
 }
 
 Value AccessInterpreter::Impl::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* definition,

@@ -56,6 +56,7 @@ class CallExpr;
 class CastExpr;
 class CUDAKernelCallExpr;
 class CXXConstructExpr;
+class CXXMemberCallExpr;
 class CXXOperatorCallExpr;
 class DeclRefExpr;
 class DeclStmt;
@@ -270,6 +271,7 @@ struct AccessInterpreter::Impl {
   Value eval_opaque_call(const clang::CallExpr* call, const std::string& name, Env& env);
   Value inline_call(const clang::CallExpr* call, const clang::FunctionDecl* definition, Env& env);
   Value eval_operator_call(const clang::CXXOperatorCallExpr* op, Env& env);
+  Value eval_implicit_object(const clang::CXXMemberCallExpr* call, Env& env);
   Value eval_construct(const clang::CXXConstructExpr* construct, Env& env);
   // Host code: appends a LaunchObservation (block shape, what each argument is known to be).
   Value eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env);

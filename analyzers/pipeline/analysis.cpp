@@ -10,6 +10,7 @@
 #include "analyzers/frontend/compile_database.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/frontend/torch_headers.h"
 #include "analyzers/pipeline/arch_parses.h"
 #include "analyzers/pipeline/stage_timer.h"
 #include "analyzers/pipeline/target_archs.h"
@@ -29,6 +30,8 @@ struct Analyzer::State {
   std::string toolkit_problem;
   PreambleCache preambles;
   std::thread toolkit_finder;  // find_toolkit_in_background(); joined by ~Analyzer
+  std::once_flag torch_once;
+  std::vector<std::string> torch_flags;  // -isystem for PyTorch's headers or the stand-in
 
   const CudaToolkit* find_toolkit() {
     std::call_once(toolkit_once, [&] {
@@ -37,6 +40,17 @@ struct Analyzer::State {
       else toolkit_problem = found.error().describe();
     });
     return toolkit ? &*toolkit : nullptr;
+  }
+
+  // PyTorch's headers for torch-style files, looked up once per Analyzer (the lookup may ask
+  // python3 for its torch): the real ones when found, else kernel-lsp's stand-in.
+  const std::vector<std::string>& find_torch() {
+    std::call_once(torch_once, [&] {
+      TorchHeaderQuery query;
+      query.explicit_dirs = settings.torch_include_path;
+      torch_flags = torch_include_flags(find_torch_headers(query), default_torch_standin_dir());
+    });
+    return torch_flags;
   }
 
   // Stage "toolkit": the toolkit (looked up once per Analyzer); without one, a warning that
@@ -78,13 +92,19 @@ TargetArchs project_stage(const fs::path& file, const BuildConfigParse* project,
 }
 
 // Stage "command line": the clang command's inputs other than the arch. CUDA's headers (none
-// without a toolkit), the shims, clang's resource dir, the flags compile_commands.json gives the
-// file (when allowed and found), extraFlags.
+// without a toolkit), the shims, clang's resource dir, the toolkit's version for nvcc's version
+// macros (13.0, the version the project stage assumes, when it is unknown), the flags
+// compile_commands.json gives the file (when allowed and found), build.toml's include folders
+// for the file, extraFlags.
 ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettings& settings,
-                                      const CudaToolkit* toolkit) {
+                                      const CudaToolkit* toolkit, const TargetArchs& targets,
+                                      const std::vector<std::string>& torch_flags) {
   ClangCommandInputs inputs;
   inputs.file = file;
   if (toolkit) inputs.cuda_root = toolkit->root;
+  if (toolkit && toolkit->version_major > 0)
+    inputs.nvcc_version = NvccVersion{toolkit->version_major, toolkit->version_minor, std::nullopt};
+  inputs.build_toml_include_dirs = targets.include_dirs;
   inputs.shim_dir = default_shim_dir();
   inputs.resource_dir = default_resource_dir();
   inputs.extra_flags = settings.extra_flags;
@@ -94,17 +114,22 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
       if (auto flags = flags_from_database(*database, file)) inputs.project_flags = flags->args;
     }
   }
+  // PyTorch's headers (or the stand-in) last, so that the project's and the user's own include
+  // folders win; none when either already reaches a torch.
+  if (!include_flags_reach_torch(inputs.project_flags) && !include_flags_reach_torch(inputs.extra_flags))
+    inputs.extra_flags.insert(inputs.extra_flags.end(), torch_flags.begin(), torch_flags.end());
   return inputs;
 }
 
 // What every arch's parse shares: the command line, the model's options, and the preamble cache
 // when parses are cached.
 ParseRequest parse_request(const fs::path& file, std::string_view text, const AnalysisSettings& settings,
-                           const CudaToolkit* toolkit, PreambleCache* preambles,
+                           const CudaToolkit* toolkit, const TargetArchs& targets,
+                           const std::vector<std::string>& torch_flags, PreambleCache* preambles,
                            const CancellationToken* cancel) {
   return ParseRequest{.file = file,
                       .text = text,
-                      .command = command_line_stage(file, settings, toolkit),
+                      .command = command_line_stage(file, settings, toolkit, targets, torch_flags),
                       .features = &FeatureTable::builtin(),
                       .model = ModelOptions{settings.assumed_pointer_alignment},
                       .preambles = settings.cache_parses ? preambles : nullptr,
@@ -228,7 +253,8 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   TargetArchs targets = project_stage(file, project, settings, toolkit, result);
   if (result.archs.archs.empty()) return result;
 
-  ParseRequest request = parse_request(file, text, settings, toolkit, &state_->preambles, cancel);
+  ParseRequest request =
+      parse_request(file, text, settings, toolkit, targets, state_->find_torch(), &state_->preambles, cancel);
   std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result);
   if (result.cancelled || parses.empty()) return result;
   carry_uses_over_error_lines(parses);
@@ -238,6 +264,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   rules_stage(file_name, text, targets, parses, settings, result);
   settle_findings(settings, text, file_name, result.findings);
   result.facts = std::move(*parses.front().facts);
+  result.coverage = coverage_of(result.facts);
   return result;
 }
 

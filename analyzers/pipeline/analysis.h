@@ -17,6 +17,7 @@
 
 #include "analyzers/finding.h"
 #include "analyzers/model/unit_facts.h"
+#include "analyzers/pipeline/coverage.h"
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/capability.h"
 #include "support/cancellation.h"
@@ -26,6 +27,9 @@ namespace kl::analyzers {
 struct AnalysisSettings {
   std::optional<std::filesystem::path> cuda_path;  // else CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda
   std::vector<std::string> extra_flags;            // appended to the clang command line
+  // PyTorch's include folders (torchIncludePath, --torch-include-path); else they are looked
+  // for (frontend/torch_headers.h), and kernel-lsp's stand-in is used when none are found.
+  std::vector<std::filesystem::path> torch_include_path;
   std::vector<Capability> arch_override;           // --arch: replaces build.toml's list
   std::vector<Capability> default_archs;           // used when no build.toml applies (else builder default)
   std::map<std::string, Severity> severity_overrides;
@@ -54,6 +58,10 @@ struct FileAnalysis {
   std::optional<std::filesystem::path> build_toml;  // the one that applies, if any
   std::vector<std::string> missing_headers;         // #includes that could not be found
   UnitFacts facts;                                  // from the parse for the highest arch
+  // Per kernel of `facts`: its global accesses and how many the model could not judge
+  // (coverage.h). Crosses the isolation wire, unlike facts.accesses it is made from; empty
+  // when the analysis stopped before the rules (no arch, cancelled, no parse).
+  std::vector<KernelCoverage> coverage;
   bool cancelled = false;
 };
 

@@ -29,9 +29,20 @@ const BuildConfig* applicable_config(const fs::path& file, const BuildConfigPars
   return config_parse && config_parse->config ? &*config_parse->config : nullptr;
 }
 
+// "build.toml", and for a header the kernels whose sources include it, so that "build.toml builds
+// this code for sm_80" names where sm_80 comes from when the header's own section does not.
+std::string build_toml_origin(const KernelsBuilding& kernels) {
+  if (kernels.match != KernelMatch::IncludedBy) return "build.toml";
+  std::string names;
+  for (const KernelSection* kernel : kernels.kernels)
+    names += (names.empty() ? "" : ", ") + ("[kernel." + kernel->name + "]");
+  return "build.toml (this file is included by the sources of " + names + ")";
+}
+
 // Every arch asked for, from the first source that has a list (see target_archs.h); fills the
-// selection's origin (and its build.toml array) but not its archs.
-std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* config,
+// selection's origin (and its build.toml array) but not its archs. `kernels` are the build.toml
+// kernels that compile the file (when there is a build.toml).
+std::vector<ArchOrigin> listed_archs(const BuildConfig* config, const KernelsBuilding& kernels,
                                      const AnalysisSettings& settings, const CudaToolkit* toolkit,
                                      ArchSelection& selection) {
   int cuda_major = toolkit ? toolkit->version_major : 13;
@@ -41,11 +52,11 @@ std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* co
     for (const auto& c : settings.arch_override) origins.push_back({c, std::nullopt});
     selection.origin = "--arch";
   } else if (config) {
-    SourceCapabilities caps = capabilities_for_source(*config, file, cuda_major, cuda_minor);
+    SourceCapabilities caps = capabilities_of(kernels, cuda_major, cuda_minor);
     for (const auto& entry : caps.entries)
       if (entry.capability)
         origins.push_back({*entry.capability, Location{config->file.string(), entry.range}});
-    selection.origin = "build.toml";
+    selection.origin = build_toml_origin(kernels);
     if (caps.list_range) selection.origin_location = Location{config->file.string(), *caps.list_range};
   } else if (!settings.default_archs.empty()) {
     for (const auto& c : settings.default_archs) origins.push_back({c, std::nullopt});
@@ -77,8 +88,13 @@ TargetArchs select_target_archs(const fs::path& file, const BuildConfigParse* pr
   TargetArchs result;
   std::optional<BuildConfigParse> own_parse;
   const BuildConfig* config = applicable_config(file, project, own_parse);
-  if (config) result.build_toml = config->file;
-  result.origins = listed_archs(file, config, settings, toolkit, result.selection);
+  KernelsBuilding kernels;
+  if (config) {
+    result.build_toml = config->file;
+    kernels = kernels_building(*config, file);
+    result.include_dirs = include_dirs_of(*config, kernels);
+  }
+  result.origins = listed_archs(config, kernels, settings, toolkit, result.selection);
   result.selection.archs = usable_archs(result.origins, toolkit);
   return result;
 }

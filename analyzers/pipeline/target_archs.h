@@ -23,10 +23,14 @@ struct TargetArchs {
   ArchSelection selection;
   std::vector<ArchOrigin> origins;  // every arch listed, usable or not, with where it was listed
   std::optional<std::filesystem::path> build_toml;  // the readable build.toml that applies, if any
+  // The `include` folders of the build.toml kernels that compile the file (project_locator's
+  // kernels_building), whatever decided the archs: the clang command adds them as -I.
+  std::vector<std::filesystem::path> include_dirs;
 };
 
-// Reads the build.toml (unless `project` is given) and nothing else; never fails: an unreadable
-// build.toml counts as none.
+// Reads the build.toml (unless `project` is given) and, for a file that is not a kernel's .cu
+// source, the project files that may include it; never fails: an unreadable build.toml counts as
+// none.
 TargetArchs select_target_archs(const std::filesystem::path& file, const BuildConfigParse* project,
                                 const AnalysisSettings& settings, const CudaToolkit* toolkit);
 

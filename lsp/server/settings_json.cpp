@@ -35,6 +35,8 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
         settings.cuda_path = value.get<std::string>();
     } else if (key == "extraFlags") {
       if (!string_list(value, settings.extra_flags)) bad(key, "a list of strings");
+    } else if (key == "torchIncludePath") {
+      if (!string_list(value, settings.torch_include_path)) bad(key, "a list of strings");
     } else if (key == "defaultArchs") {
       if (!string_list(value, settings.default_archs)) bad(key, "a list of strings");
     } else if (key == "disabledRules") {

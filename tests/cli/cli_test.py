@@ -38,6 +38,23 @@ MISMATCH = """__global__ void k(int* out) {
 }
 """
 
+# Issue 14: what the access model saw. copy: a load and a store; scramble: a store whose lanes'
+# addresses the model cannot follow; scale: one kernel for two instantiations, `*=` a load and
+# a store; tile: shared memory only.
+COVERAGE = """__global__ void copy(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+__global__ void scramble(float* out) { out[(threadIdx.x * 7) ^ 5] = 1.0f; }
+template <typename T> __global__ void scale(T* p, T f) { p[blockIdx.x * blockDim.x + threadIdx.x] *= f; }
+template __global__ void scale<float>(float*, float);
+template __global__ void scale<double>(double*, double);
+__global__ void tile(float* out) {
+  __shared__ float t[256];
+  t[threadIdx.x] = 0.0f;
+}
+"""
+
 
 def run(*args, cwd=None, timeout=600):
     return subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
@@ -76,7 +93,7 @@ class TextFormat(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
 
     def test_severity_threshold_hides_and_passes(self):
-        with Project(source="#include <torch/extension.h>\n__global__ void k(int* o) { o[0] = 1; }\n") as d:
+        with Project(source="#include <not_installed/extension.h>\n__global__ void k(int* o) { o[0] = 1; }\n") as d:
             shown = run("lint", "--severity", "info", str(d))
             self.assertIn("[frontend]", shown.stdout)
             self.assertEqual(shown.returncode, 0)  # notes never fail CI
@@ -176,6 +193,33 @@ class Check(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             for word in ("toolkit:", "build.toml:", "archs:", "7.5, 9.0", "parse sm_90", "rules", "total", "arch-mismatch"):
                 self.assertIn(word, proc.stdout)
+
+
+class Coverage(unittest.TestCase):
+    def test_json_summary_says_what_was_seen(self):
+        with Project(source=COVERAGE) as d:
+            proc = run("lint", "--format", "json", str(d))
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            summary = json.loads(proc.stdout)["summary"]
+            self.assertEqual(summary["files_analysed"], 2)
+            self.assertEqual((summary["findings"], summary["analysis_failures"], summary["files_failed"]), (0, 0, 0))
+            self.assertEqual((summary["kernels"], summary["kernels_with_global_accesses"]), (4, 3))
+            self.assertEqual((summary["global_accesses"], summary["accesses_unjudged"]), (5, 1))
+            self.assertIn("seconds", summary)
+
+    def test_check_lists_each_kernel(self):
+        with Project(source=COVERAGE) as d:
+            proc = run("check", str(d / "demo.cu"))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            lines = proc.stdout.splitlines()
+            self.assertIn("kernels:     4, launches: 0, feature uses: 0", lines)
+            at = lines.index("kernels:     4, launches: 0, feature uses: 0")
+            self.assertEqual([l.split()[0] for l in lines[at + 1:at + 5]], ["copy", "scramble", "scale", "tile"])
+            self.assertRegex(lines[at + 1], r"^  copy +2 global accesses \(1 load, 1 store\), 0 unjudged \(line 1\)$")
+            self.assertRegex(lines[at + 2], r"^  scramble +1 global access \(0 loads, 1 store\), 1 unjudged \(line 5\)$")
+            self.assertRegex(lines[at + 3], r"^  scale +2 global accesses \(1 load, 1 store\), 0 unjudged \(line 6\)$")
+            self.assertRegex(lines[at + 4], r"^  tile +no global accesses \(line 9\)$")
+            self.assertEqual(lines[at + 5], "stages:")
 
 
 class ReferenceKernels(unittest.TestCase):

@@ -104,6 +104,15 @@ class FaultIsolation(unittest.TestCase):
     def test_hang_hits_the_time_limit(self):
         self.assert_isolated("hang", "it ran past the 3 s limit")
 
+    def test_summary_counts_the_failed_file_and_the_good_files_kernels(self):
+        result = self.lint("segv", "--format", "json", "-j", "1")
+        self.assertEqual(result.returncode, 2, result.stderr)
+        summary = json.loads(result.stdout)["summary"]
+        self.assertEqual((summary["files_failed"], summary["analysis_failures"]), (1, 1))
+        # copy and copy2, one load and one store each; the failed file's kernel is not seen.
+        self.assertEqual((summary["kernels"], summary["kernels_with_global_accesses"]), (2, 2))
+        self.assertEqual((summary["global_accesses"], summary["accesses_unjudged"]), (4, 0))
+
     def test_sarif_stays_valid_with_every_file(self):
         result = self.lint("segv", "--format", "sarif")
         self.assertEqual(result.returncode, 2, result.stderr)

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
@@ -233,8 +235,8 @@ TEST_CASE("a launch that passes an offset pointer makes the kernel's vector view
 
 TEST_CASE("missing torch headers: values become opaque, nothing crashes") {
   auto a = analyse(
-      "#include <torch/extension.h>\n"
-      "#include <ATen/cuda/CUDAContext.h>\n"
+      "#include <not_installed/torch/extension.h>\n"
+      "#include <not_installed/ATen/cuda/CUDAContext.h>\n"
       "template <typename scalar_t>\n"
       "__global__ void k(scalar_t* out, const scalar_t* in, int64_t stride) {\n"
       "  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -282,4 +284,35 @@ TEST_CASE("rounding up to a multiple (`(n + 3) & ~3`) is known to be a multiple"
       "  out[blockIdx.x] = v.x;\n"
       "}\n");
   CHECK(of_rule(a, "misaligned-access").empty());
+}
+
+TEST_CASE("bf16 and half elements read through conversion operators are accesses") {
+  // `(float)x[i]`, `float v = x[i]` and static_cast go through `operator float() const` of
+  // CUDA's class types; a load the same code on float would show must show here too, at the
+  // element's own size. A temporary's conversion (`(float)__ldg(p)`) is the intrinsic's load.
+  auto a = analyse(
+      "#include <cuda_bf16.h>\n"
+      "#include <cuda_fp16.h>\n"
+      "__global__ void k(const __nv_bfloat16* x, const __half* h, float* y) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float a = (float)x[i * 2];\n"
+      "  float b = x[i];\n"
+      "  float c = static_cast<float>(h[i * 4]);\n"
+      "  float d = __ldg(&h[i * 8]);\n"
+      "  y[i] = a + b + c + d;\n"
+      "}\n",
+      "conversions.cu");
+  std::map<uint32_t, const MemoryAccess*> loads;
+  for (const auto& access : a.facts.accesses)
+    if (!access.is_store) loads[access.location.range.start.line] = &access;
+  REQUIRE(loads.count(4));
+  REQUIRE(loads.count(5));
+  REQUIRE(loads.count(6));
+  REQUIRE(loads.count(7));
+  CHECK(loads[4]->width == 2);
+  CHECK(loads[6]->width == 2);
+  auto f = of_rule(a, "uncoalesced-access");
+  std::set<uint32_t> lines;
+  for (const Finding* finding : f) lines.insert(finding->location.range.start.line);
+  CHECK(lines == std::set<uint32_t>{4, 6, 7});  // x[i] (line 5) is coalesced
 }

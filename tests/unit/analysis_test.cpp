@@ -36,8 +36,8 @@ std::filesystem::path temp_file(const std::string& name) {
 TEST_CASE("device findings survive headers that cannot be found") {
   Analyzer analyzer(for_archs({"7.5", "9.0"}));
   const char* source =
-      "#include <torch/extension.h>\n"
-      "#include <ATen/cuda/CUDAContext.h>\n"
+      "#include <not_installed/extension.h>\n"
+      "#include <not_installed/cuda/context.h>\n"
       "#include \"cutlass/cutlass.h\"\n"
       "__global__ void k(int* out, at::Tensor t) {\n"
       "  out[threadIdx.x] = __reduce_add_sync(0xffffffffu, out[threadIdx.x]);\n"

@@ -70,6 +70,20 @@ TEST_CASE("an analysis survives the round trip through the wire format") {
   REQUIRE(copy.facts.launches.size() == original.facts.launches.size());
   CHECK(copy.facts.launches[0].block_x == original.facts.launches[0].block_x);
   CHECK(copy.timings.size() == original.timings.size());
+  REQUIRE(original.coverage.size() == 1);  // `copy`: one load, one store
+  CHECK(original.coverage[0].global_accesses() == 2);
+  CHECK(copy.coverage == original.coverage);
+}
+
+TEST_CASE("per-kernel coverage crosses the wire; the access records it was made from do not") {
+  ka::FileAnalysis original;
+  original.coverage.push_back({"ns::scale", {"/tmp/k.cu", {{3, 16}, {3, 21}}}, 2, 1, 1});
+  original.coverage.push_back({"tile", {"/tmp/k.cu", {{9, 16}, {9, 20}}}, 0, 0, 0});
+  original.coverage.push_back({"unlisted", {}, 1, 0, 1});
+  original.facts.accesses.emplace_back();
+  ka::FileAnalysis copy = ka::analysis_from_json(ka::analysis_to_json(original));
+  CHECK(copy.coverage == original.coverage);
+  CHECK(copy.facts.accesses.empty());
 }
 
 TEST_CASE("settings survive the round trip") {

@@ -6,6 +6,7 @@ export interface KernelLspSettings {
   path: string;
   cudaPath: string;
   extraFlags: string[];
+  torchIncludePath: string[];
   defaultArchs: string[];
   severities: Record<string, string>;
   disabledRules: string[];
@@ -16,6 +17,7 @@ export const defaultSettings: KernelLspSettings = {
   path: '',
   cudaPath: '',
   extraFlags: [],
+  torchIncludePath: [],
   defaultArchs: [],
   severities: {},
   disabledRules: [],
@@ -43,6 +45,7 @@ export function readSettings(get: (key: string) => unknown): KernelLspSettings {
     path: stringOr('path', ''),
     cudaPath: stringOr('cudaPath', ''),
     extraFlags: list('extraFlags'),
+    torchIncludePath: list('torchIncludePath'),
     defaultArchs: list('defaultArchs'),
     severities,
     disabledRules: list('disabledRules'),
@@ -75,6 +78,7 @@ export function initializationOptions(settings: KernelLspSettings): Record<strin
     disabledRules: settings.disabledRules,
   };
   if (settings.cudaPath) options.cudaPath = settings.cudaPath;
+  if (settings.torchIncludePath.length) options.torchIncludePath = settings.torchIncludePath;
   return options;
 }
 

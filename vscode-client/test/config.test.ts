@@ -33,6 +33,9 @@ test('initialization options carry what the server reads', () => {
     cudaPath: '/usr/local/cuda', extraFlags: [], defaultArchs: ['8.0'], severities: {}, disabledRules: [],
   });
   assert.equal('cudaPath' in initializationOptions(defaultSettings), false);
+  assert.equal('torchIncludePath' in initializationOptions(defaultSettings), false);
+  assert.deepEqual(initializationOptions({ ...defaultSettings, torchIncludePath: ['/opt/torch/include'] })
+    .torchIncludePath, ['/opt/torch/include']);
 });
 
 test('the project is the folder of the nearest build.toml above', () => {
