@@ -41,4 +41,10 @@ std::optional<std::string> read_file_text(const std::filesystem::path& path) {
   return ss.str();
 }
 
+std::filesystem::path absolute_normal(const std::filesystem::path& path) {
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return (error ? path : absolute).lexically_normal();
+}
+
 }  // namespace kl

@@ -4,16 +4,12 @@
 #include <algorithm>
 #include <system_error>
 
+#include "support/fs_paths.h"
+
 namespace kl::analyzers {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path normalised_absolute(const fs::path& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
-  return (error ? path : absolute).lexically_normal();
-}
 
 // "csrc/", "./csrc" and "csrc" all name the same folder.
 fs::path normalised_relative(const std::string& entry) {
@@ -50,9 +46,9 @@ std::vector<const KernelSection*> cuda_kernels_listing(const std::vector<KernelS
 }  // namespace
 
 std::vector<const KernelSection*> BuildConfig::kernels_for_source(const fs::path& source) const {
-  const fs::path project = normalised_absolute(project_dir());
+  const fs::path project = absolute_normal(project_dir());
   auto found =
-      cuda_kernels_listing(kernels, normalised_absolute(source).lexically_relative(project));
+      cuda_kernels_listing(kernels, absolute_normal(source).lexically_relative(project));
   if (!found.empty()) return found;
   // The same file reached through a symbolic link (e.g. /tmp -> /private/tmp).
   std::error_code error;

@@ -13,12 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path lexical_absolute(const fs::path& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
-  return (error ? path : absolute).lexically_normal();
-}
-
 // The file itself, through symbolic links; asked only of files named like the target, since
 // it costs a system call per path component.
 fs::path real_path(const fs::path& path) {
@@ -54,8 +48,8 @@ void add_cu_files_under(const fs::path& folder, std::vector<fs::path>& out) {
 class IncludeWalk {
  public:
   IncludeWalk(const fs::path& project_dir, const fs::path& target)
-      : project_(lexical_absolute(project_dir)),
-        target_(lexical_absolute(target)),
+      : project_(absolute_normal(project_dir)),
+        target_(absolute_normal(target)),
         real_target_(real_path(target_)) {}
 
   // Whether following includes from `roots` (resolved against `include_dirs`) reaches the target.
@@ -63,7 +57,7 @@ class IncludeWalk {
     std::set<fs::path> visited;
     std::vector<fs::path> pending;
     for (const fs::path& root : roots) {
-      fs::path path = lexical_absolute(root);
+      fs::path path = absolute_normal(root);
       if (visited.insert(path).second) pending.push_back(std::move(path));
     }
     while (!pending.empty()) {
