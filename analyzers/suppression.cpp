@@ -68,7 +68,10 @@ bool Suppressions::suppresses(const Finding& finding) const {
 }
 
 void apply_suppressions(std::string_view text, const std::string& file, std::vector<Finding>& findings) {
-  Suppressions suppressions(text);
+  apply_suppressions(Suppressions(text), file, findings);
+}
+
+void apply_suppressions(const Suppressions& suppressions, const std::string& file, std::vector<Finding>& findings) {
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding& f) { return f.location.file == file && suppressions.suppresses(f); }),
                  findings.end());

@@ -37,5 +37,7 @@ class Suppressions {
 
 // Removes the findings in `file` that its text suppresses.
 void apply_suppressions(std::string_view text, const std::string& file, std::vector<Finding>& findings);
+// The same with the comments already read.
+void apply_suppressions(const Suppressions& suppressions, const std::string& file, std::vector<Finding>& findings);
 
 }  // namespace kl::analyzers

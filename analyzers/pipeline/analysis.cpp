@@ -160,9 +160,8 @@ void rules_stage(const std::string& file_name, std::string_view text, const Targ
 
 // A suppression comment that names no rule suppresses nothing, silently: say so where it is
 // written (a warning, since what the user meant to hide is shown and what they wrote is ignored).
-void report_unknown_suppression_ids(std::string_view text, const std::string& file,
+void report_unknown_suppression_ids(const Suppressions& suppressions, const std::string& file,
                                     std::vector<Finding>& findings) {
-  const Suppressions suppressions(text);
   for (const Suppressions::WrittenId& written : suppressions.written_ids()) {
     if (written.id == "*") continue;
     std::string problem = unknown_rule_problem(written.id);
@@ -186,8 +185,9 @@ void settle_findings(const AnalysisSettings& settings, std::string_view text, co
     if (auto it = settings.severity_overrides.find(f.rule_id); it != settings.severity_overrides.end())
       f.severity = it->second;
   }
-  apply_suppressions(text, file, findings);
-  report_unknown_suppression_ids(text, file, findings);
+  const Suppressions suppressions(text);  // read once: for what they hide and what they name
+  apply_suppressions(suppressions, file, findings);
+  report_unknown_suppression_ids(suppressions, file, findings);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.location.file != b.location.file) return a.location.file < b.location.file;
     return a.location.range.start < b.location.range.start;
