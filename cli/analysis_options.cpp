@@ -32,11 +32,15 @@ void add_analysis_options(CLI::App& command, AnalysisOptionValues& values) {
                      "CUDA toolkit folder (else CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda)");
   command.add_option("--arch", values.archs_text,
                      "Comma-separated capabilities that replace build.toml's, e.g. 8.0,9.0a");
+  // One value per occurrence: a vector option would otherwise swallow the file names after it
+  // (`--extra-flag -Iinc a.cu b.cu` took a.cu and b.cu for flags).
   command.add_option("--extra-flag", values.extra_flags,
-                     "Extra clang flag for parsing (repeatable), e.g. -I/path");
+                     "Extra clang flag for parsing (repeat the option for each), e.g. -I/path")
+      ->allow_extra_args(false);
   command.add_option("--torch-include-path", values.torch_include_path,
-                     "PyTorch include folder (repeatable); else found (Torch_DIR, python3's torch, "
-                     "libtorch-dev) or kernel-lsp's stand-in");
+                     "PyTorch include folder (repeat the option for each); else found (Torch_DIR, python3's "
+                     "torch, libtorch-dev) or kernel-lsp's stand-in")
+      ->allow_extra_args(false);
 }
 
 std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptionValues& values,

@@ -13,6 +13,7 @@
 #include "analyzers/isolation/isolated_analyzer.h"
 #include "analyzers/rules/rule_catalog.h"
 #include "cli/analysis_options.h"
+#include "cli/header_findings.h"
 #include "cli/lint_targets.h"
 #include "cli/report.h"
 #include "support/fs_paths.h"
@@ -165,6 +166,7 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   }
   for (auto& w : workers) w.join();
 
+  report_shared_findings_once(results);
   LintReport report;
   report.files_analysed = results.size();
   bool failing = false;

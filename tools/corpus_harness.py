@@ -448,6 +448,10 @@ def classify(record, timed_out, stdout, stderr):
         sev = str(item.get("severity", "?"))
         severities[sev] = severities.get(sev, 0) + 1
     record["status"] = "ok"
+    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
+    coverage = {k: summary[k] for k in COVERAGE_KEYS if isinstance(summary.get(k), int)}
+    if coverage:
+        record["coverage"] = coverage
     record["findings"] = sum(rules.values())
     record["rules"] = rules
     record["severities"] = severities
@@ -462,8 +466,13 @@ def classify(record, timed_out, stdout, stderr):
 # Results
 
 
+# What the access model saw, from each report's summary (issue 14), summed per project.
+COVERAGE_KEYS = ("kernels", "kernels_with_global_accesses", "global_accesses", "accesses_unjudged")
+
+
 def summarize(records):
     out = {s: 0 for s in STATUSES}
+    out["coverage"] = {k: sum(r.get("coverage", {}).get(k, 0) for r in records) for k in COVERAGE_KEYS}
     out["files"] = len(records)
     out["analysis_failed"] = 0
     rules, severities, kinds = {}, {}, {}
@@ -640,6 +649,14 @@ def markdown(results, max_problems=40, max_rules=25):
         lines.append(row(name, s))
     lines.append(row("**total**", results["totals"]))
     lines.append("")
+    c = results["totals"].get("coverage", {})
+    if c.get("kernels"):
+        lines.append("Access model: %d kernels, %d (%.1f %%) with global accesses modelled; %d global accesses, "
+                     "%d (%.1f %%) unjudged." % (
+                         c["kernels"], c["kernels_with_global_accesses"],
+                         100.0 * c["kernels_with_global_accesses"] / c["kernels"], c["global_accesses"],
+                         c["accesses_unjudged"], 100.0 * c["accesses_unjudged"] / max(c["global_accesses"], 1)))
+        lines.append("")
     rules = results["totals"]["findings_per_rule"]
     if rules:
         lines.append("Findings per rule: " + ", ".join("`%s` %d" % (md_cell(k), v) for k, v in list(rules.items())[:max_rules])

@@ -1,16 +1,26 @@
 #pragma once
-// Per-architecture limits, loaded from data/archs.toml (embedded at build time; a file named by
-// $KERNEL_LSP_ARCHS_TOML replaces it, for experiments). Immutable after loading; share freely
-// across threads.
+// Per-architecture limits and toolkit history, loaded from data/archs.toml (embedded at build
+// time; a file named by $KERNEL_LSP_ARCHS_TOML replaces it, for experiments). Immutable after
+// loading; share freely across threads.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/project/capability.h"
+#include "analyzers/project/major_minor.h"
 #include "support/result.h"
 
 namespace kl::analyzers {
+
+// Which CUDA toolkits target a capability; archs.toml says where each fact comes from.
+struct CudaHistory {
+  std::optional<MajorMinor> first_cuda;          // none: CUDA 11.8 or older
+  std::optional<MajorMinor> last_cuda;           // none: the newest toolkits still target it
+  std::optional<Capability> renamed_to;          // what toolkits after last_cuda call the same GPU
+  std::optional<MajorMinor> arch_specific_cuda;  // first toolkit with the 'a' variant; none: no 'a'
+  std::optional<MajorMinor> family_cuda;         // first toolkit with the 'f' variant; none: no 'f'
+};
 
 struct ArchLimits {
   Capability capability;  // plain major.minor
@@ -22,10 +32,22 @@ struct ArchLimits {
   uint32_t max_threads_per_sm = 2048;
   std::optional<uint64_t> l2_bytes;
   std::optional<uint32_t> dram_gb_per_s;
+  CudaHistory history;
+
+  // Whether any toolkit targets this variant of the capability ("9.0a" yes, "8.0a" no).
+  bool has_variant(ArchVariant variant) const;
+  // The first toolkit that targets `variant` of it; none when that is CUDA 11.8 or older, or
+  // when the variant does not exist (has_variant says which).
+  std::optional<MajorMinor> first_cuda(ArchVariant variant) const;
 };
+
+// "12.8", as the data and nvcc write toolkit versions.
+std::string cuda_version_text(MajorMinor version);
 
 class ArchTable {
  public:
+  // Refuses entries whose history contradicts itself: a renamed capability that is not in the
+  // table or not retired (no last_cuda), a first toolkit after the last.
   static Result<ArchTable> parse(std::string_view toml_text, const std::string& source_name);
   // The built-in table (embedded archs.toml). Aborts only if the embedded data is broken,
   // which the unit tests rule out.
@@ -33,6 +55,11 @@ class ArchTable {
 
   // Limits of the capability's major.minor (variants share their base's limits).
   const ArchLimits* find(const Capability& capability) const;
+  // The retired capability that toolkits before `capability`'s first_cuda called it (11.0 ->
+  // 10.1), or null.
+  const ArchLimits* renamed_from(const Capability& capability) const;
+  // The lowest capability that has `variant` (9.0 for 'a'), or null.
+  const ArchLimits* first_with_variant(ArchVariant variant) const;
   const std::vector<ArchLimits>& all() const { return archs_; }
 
  private:

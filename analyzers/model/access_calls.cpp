@@ -57,6 +57,9 @@ Value AccessInterpreter::Impl::eval_call(const clang::CallExpr* call, Env& env) 
   if (!name.empty() && !host_mode)
     if (std::optional<Value> v = eval_memory_intrinsic(call, name, env)) return *v;
   if (std::optional<Value> v = eval_compiler_builtin(call, name, env)) return *v;
+  if (!host_mode)
+    if (std::optional<Value> v = eval_cooperative_groups(call, env)) return *v;
+  if (std::optional<Value> v = eval_clamp(call, name, env)) return *v;
   const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
   if (should_inline(definition) && !quiet) return inline_call(call, definition, env);
   return eval_opaque_call(call, name, env);
@@ -87,6 +90,22 @@ std::optional<Value> AccessInterpreter::Impl::eval_memory_intrinsic(const clang:
     if (p.kind == Value::Kind::Pointer) record(call, p, pointee(arg(0)->getType()), true, true, env);
     return opaque(Variation::Varying, "");
   }
+  return std::nullopt;
+}
+
+// `min(C - 1, i + u * blockDim.x)`: an integer min/max of a per-thread index and a uniform
+// bound is the index for every warp but the row's last, which is what coalescing is judged on.
+std::optional<Value> AccessInterpreter::Impl::eval_clamp(const clang::CallExpr* call, const std::string& name,
+                                                         Env& env) {
+  if (call->getNumArgs() != 2 || !is_integral_type(call->getType())) return std::nullopt;
+  if (name != "min" && name != "max" && name != "umin" && name != "umax" && name != "llmin" && name != "llmax")
+    return std::nullopt;
+  Value a = eval(call->getArg(0), env), b = eval(call->getArg(1), env);
+  if (a.kind != Value::Kind::Int || b.kind != Value::Kind::Int) return std::nullopt;
+  Variation va = variation_of(a), vb = variation_of(b);
+  auto per_thread = [](Variation v) { return v == Variation::Lane || v == Variation::Piecewise; };
+  if (per_thread(va) && vb == Variation::Uniform) return a;
+  if (per_thread(vb) && va == Variation::Uniform) return b;
   return std::nullopt;
 }
 

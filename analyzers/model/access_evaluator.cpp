@@ -71,7 +71,14 @@ Value AccessInterpreter::Impl::int_binary(clang::BinaryOperatorKind op, const Po
   switch (op) {
     case clang::BO_Add: return int_or_opaque(l.plus(r), v, e);
     case clang::BO_Sub: return int_or_opaque(l.minus(r), v, e);
-    case clang::BO_Mul: return int_or_opaque(l.times(r), v, e);
+    case clang::BO_Mul: {
+      std::optional<Poly> product = l.times(r);
+      if (!product) {
+        auto ln = with_launch_constants(atoms, l), rn = with_launch_constants(atoms, r);
+        if (ln && rn) product = ln->times(*rn);
+      }
+      return int_or_opaque(std::move(product), v, e);
+    }
     case clang::BO_Shl:
       if (auto k = r.constant_value(); k && *k >= 0 && *k < 62) return int_or_opaque(l.scaled(int64_t{1} << *k), v, e);
       break;

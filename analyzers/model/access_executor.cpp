@@ -297,6 +297,13 @@ void AccessInterpreter::Impl::exec_switch(const clang::SwitchStmt* sw, Env& env)
   for (size_t start = 0; start < body.size(); ++start) {
     if (!llvm::isa<clang::SwitchCase>(body[start])) continue;
     Env path = env;
+    // Entered at `case K:`, the condition equals K: a launcher that dispatches on the block
+    // size (`switch (threads) { case 64: k<64><<<g, threads>>>(…) }`) launches with 64 threads.
+    if (auto* label = llvm::dyn_cast<clang::CaseStmt>(body[start]); label && !label->getRHS()) {
+      ++quiet;
+      relation(sw->getCond(), label->getLHS(), clang::BO_EQ, true, path);
+      --quiet;
+    }
     for (size_t i = start; i < body.size() && !path.dead; ++i) exec(body[i], path);
   }
   std::map<const clang::VarDecl*, Modification> mods;

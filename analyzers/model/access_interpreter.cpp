@@ -22,6 +22,7 @@
 
 #include "analyzers/model/access_interpreter_impl.h"
 #include "analyzers/model/safe_types.h"
+#include "analyzers/model/sibling_fields.h"
 
 namespace kl::analyzers {
 
@@ -226,7 +227,9 @@ void AccessInterpreter::Impl::analyse_kernel(const clang::FunctionDecl& kernel,
   bind_parameters(kernel, env);
   for (int d = 0; d < 3; ++d)
     if (facts.block[d]) env.facts.add_value(block_dim[d], *facts.block[d]);
+  size_t first = sink.size();
   exec(kernel.getBody(), env);
+  merge_sibling_fields(sink, first);
   out = nullptr;
   launch_facts = nullptr;
 }

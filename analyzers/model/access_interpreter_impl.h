@@ -267,6 +267,11 @@ struct AccessInterpreter::Impl {
   Value eval_call(const clang::CallExpr* call, Env& env);
   std::optional<Value> eval_memory_intrinsic(const clang::CallExpr* call, const std::string& name, Env& env);
   std::optional<Value> eval_compiler_builtin(const clang::CallExpr* call, const std::string& name, Env& env);
+  std::optional<Value> eval_clamp(const clang::CallExpr* call, const std::string& name, Env& env);
+  // cooperative_groups (access_cooperative_groups.cpp): a group's thread_rank(), size(),
+  // meta_group_rank(), group_index()… as forms over the thread and block indices.
+  std::optional<Value> eval_cooperative_groups(const clang::CallExpr* call, Env& env);
+  void describe_element(const clang::Expr* e, const Value& address, MemoryAccess& m) const;
   bool should_inline(const clang::FunctionDecl* definition) const;
   Value eval_opaque_call(const clang::CallExpr* call, const std::string& name, Env& env);
   Value inline_call(const clang::CallExpr* call, const clang::FunctionDecl* definition, Env& env);

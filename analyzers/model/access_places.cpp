@@ -221,7 +221,7 @@ Value AccessInterpreter::Impl::read(const LValue& lv, const clang::Expr* e, Env&
         return Value::pointer(id, Poly());
       }
       if (t->isIntegralOrEnumerationType() || t->isDependentType())
-        return opaque(v, text_of(e), Congruence::unknown(), false, /*loaded=*/true);
+        return interpreter::loaded_integer(atoms, lv.address, text_of(e));
       return Value::none(v);
     }
     case LValue::Kind::Field: {

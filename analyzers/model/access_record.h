@@ -46,6 +46,12 @@ struct MemoryAccess {
   std::string base_name;            // `in`, `tile`, `args.x`
   std::string type_name;            // the accessed type as written: `float4`
   std::string field_of;             // `Particle` when the access is a field of a struct in memory
+  // For a field: which element it belongs to (the same string for `p[i].x` and `p[i].y`), where
+  // in the element it lies, and the element's alignment (sibling_fields.h merges siblings).
+  std::string element_key;
+  uint32_t field_offset = 0;
+  uint32_t element_align = 0;
+  uint32_t element_bytes = 0;
   uint32_t width = 0;               // bytes per lane of one instruction (0: unknown)
   uint32_t element_size = 0;        // sizeof the accessed type (0: dependent)
 
@@ -64,6 +70,16 @@ struct MemoryAccess {
   bool base_sector_aligned = false;       // the base is known to start on a 32-byte boundary
   std::string gather_index;               // DataDependent: the per-lane loaded index (`ids[i]`)
   std::string block_shape;                // "blockDim = (16, 16)" when known
+  // Row starts (access_warp.h): as a block or loop index with a known coefficient steps through
+  // one period of residues, how many steps start the worst warp inside a sector, and the extra
+  // sectors summed over the steps.
+  uint32_t row_steps = 0;
+  uint32_t rows_off_sector = 0;
+  uint32_t row_excess_total = 0;
+  std::string row_index;                  // `blockIdx.x`
+  std::string row_stride_text;            // `C`
+  std::optional<int64_t> row_stride;      // 50257
+  bool row_stride_in_elements = false;    // row_stride(_text) counts elements of the access, else bytes
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

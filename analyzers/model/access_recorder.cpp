@@ -4,6 +4,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/RecordLayout.h>
 
 #include <algorithm>
 #include <set>
@@ -140,6 +141,7 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   uint64_t align = type_align(t);
   int64_t width = access_width(t, size, align, offset, m);
   if (base.space == MemorySpace::Global && width > 0) estimate_coalescing(base, offset, width, size, env, m);
+  if (!field_of.empty()) describe_element(e, address, m);
 
   // Vector types, and anything reached through a cast to an 8- or 16-byte type (a cast to a
   // 4-byte float from a byte buffer is a scalar access, out of this rule's scope).
@@ -153,6 +155,25 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   out->push_back(std::move(m));
 }
 
+// A field read or written through memory (`p[i].x`, `p->y`): the element it belongs to, keyed
+// by base and element address, so that the fields of one element can be seen together.
+void AccessInterpreter::Impl::describe_element(const clang::Expr* e, const Value& address, MemoryAccess& m) const {
+  auto* member = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
+  auto* field = member ? llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl()) : nullptr;
+  const clang::RecordDecl* record = field ? field->getParent() : nullptr;
+  if (!record || record->isDependentContext() || !record->getDefinition() || record->isInvalidDecl() ||
+      field->isBitField())
+    return;
+  const clang::ASTRecordLayout& layout = ctx.getASTRecordLayout(record->getDefinition());
+  auto offset = static_cast<int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
+  auto element = address.form.plus(Poly::constant(-offset));
+  if (!element) return;
+  m.element_key = std::to_string(address.base) + "@" + element->key();
+  m.field_offset = static_cast<uint32_t>(offset);
+  m.element_align = static_cast<uint32_t>(layout.getAlignment().getQuantity());
+  m.element_bytes = static_cast<uint32_t>(layout.getSize().getQuantity());
+}
+
 // Where the access is and what it touches: location, function and call chain, base, type.
 MemoryAccess AccessInterpreter::Impl::describe_access(const clang::Expr* e, const Base& base,
                                                       clang::QualType t, bool store, bool atomic,
@@ -163,6 +184,14 @@ MemoryAccess AccessInterpreter::Impl::describe_access(const clang::Expr* e, cons
   m.kernel = kernel_name;
   for (const auto& f : frames)
     if (f.call_site) m.call_chain.push_back(*f.call_site);
+  // A copy or assignment the compiler wrote (`out[i] = in[i]` on a struct) has no source of its
+  // own but the struct's declaration: the access is the user's expression that invoked it.
+  if (!frames.empty() && frames.back().function->isImplicit() && frames.back().call_site) {
+    m.location = *frames.back().call_site;
+    m.call_chain.pop_back();
+    if (frames.size() >= 2) m.function = qualified_name(*frames[frames.size() - 2].function);
+    else m.function = kernel_name;
+  }
   m.is_store = store;
   m.is_atomic = atomic;
   m.space = base.space;
@@ -237,6 +266,13 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
   m.block_shape = q.block.describe();
   m.gather_index = w.gather_index;
   m.window_shift = w.window_shift;
+  m.row_steps = w.row_steps;
+  m.rows_off_sector = w.rows_off_sector;
+  m.row_excess_total = w.row_excess_total;
+  m.row_index = w.row_index;
+  m.row_stride_text = w.row_stride_text;
+  m.row_stride = w.row_stride;
+  m.row_stride_in_elements = w.row_stride_in_elements;
   m.base_sector_aligned = base.alignment >= 32;
 }
 

@@ -19,6 +19,18 @@ Variation memory_variation(const AtomTable& atoms, const Value& address) {
   return v == Variation::Uniform ? Variation::Uniform : Variation::Varying;
 }
 
+Value loaded_integer(AtomTable& atoms, const Value& address, const std::string& name) {
+  Variation v = address.base < 0 ? Variation::Varying : atoms.variation(address.form);
+  if (v != Variation::Piecewise) return opaque_value(atoms, memory_variation(atoms, address), name, Congruence::unknown(), false, true);
+  Atom a;
+  a.kind = AtomKind::Opaque;
+  a.loaded = true;
+  a.variation = Variation::Piecewise;
+  a.inner = address.form;
+  a.name = name.empty() ? "<value>" : name;
+  return Value::integer(Poly::atom(atoms.add(a)));
+}
+
 Value opaque_value(AtomTable& atoms, Variation v, const std::string& name, Congruence c, bool parameter_like,
                    bool loaded) {
   Atom a;

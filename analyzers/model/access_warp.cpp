@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <set>
 
 namespace kl::analyzers {
@@ -28,6 +29,11 @@ class LaneEvaluator {
   LaneEvaluator(const WarpQuery& q) : q_(q), atoms_(*q.atoms) {}
 
   void set_lane(const LaneCoords& lane) { lane_ = lane; }
+  // Moves the free atoms in `steps` by `k` times their step (row_starts).
+  void set_row_step(const std::vector<std::pair<AtomId, int64_t>>* steps, int64_t k) {
+    row_steps_ = steps;
+    row_k_ = k;
+  }
 
   std::optional<Wide> eval(const Poly& p) const {
     Wide sum = 0;
@@ -53,7 +59,9 @@ class LaneEvaluator {
   bool is_lane_atom(AtomId a) const {
     const Atom& atom = atoms_[a];
     if (atom.kind == AtomKind::ThreadIdx) return true;
-    if (atom.kind == AtomKind::Quotient && atom.divisor.is_constant()) return lane_dependent(atom.inner);
+    if (atom.kind == AtomKind::Opaque && atom.loaded && atom.variation == Variation::Piecewise) return lane_dependent(atom.inner);
+    if (atom.kind == AtomKind::Quotient && (atom.divisor.is_constant() || eval_known(atom.divisor)))
+      return lane_dependent(atom.inner);
     return false;
   }
 
@@ -72,12 +80,24 @@ class LaneEvaluator {
         break;
       }
       case AtomKind::Quotient:
-        if (atom.divisor.is_constant() && lane_dependent(atom.inner)) {
-          int64_t d = atom.divisor.constant_term();
-          if (d == 0) return std::nullopt;
+        // A divisor the launches fix (`idx / dim4`, dim4 = 64 at every launch) divides per lane
+        // like a written constant.
+        if (lane_dependent(atom.inner)) {
+          auto d = atom.divisor.is_constant() ? std::optional<Wide>(atom.divisor.constant_term()) : eval_known(atom.divisor);
+          if (!d) break;
+          if (*d == 0) return std::nullopt;
           auto inner = eval(atom.inner);
           if (!inner) return std::nullopt;
-          return floor_div(*inner, d);
+          return floor_div(*inner, *d) + row_bump(a);
+        }
+        break;
+      case AtomKind::Opaque:
+        // A value loaded at a piecewise address (access_values.h): lanes reading one address
+        // share one large value, lanes reading another get a far-away one.
+        if (atom.loaded && atom.variation == Variation::Piecewise) {
+          auto at = eval(atom.inner);
+          if (!at) return std::nullopt;
+          return Wide(1024) * (Wide(1001 + 2 * static_cast<int64_t>(a)) + Wide(8191) * *at);
         }
         break;
       default:
@@ -91,22 +111,39 @@ class LaneEvaluator {
     }
     int bits = std::min(c.bits, 10);
     Wide residue = bits > 0 ? Wide(c.residue & ((int64_t{1} << bits) - 1)) : 0;
-    return Wide(1024) * Wide(1001 + 2 * static_cast<int64_t>(a)) + residue;
+    return Wide(1024) * Wide(1001 + 2 * static_cast<int64_t>(a)) + residue + row_bump(a);
+  }
+
+  // What set_row_step adds to atom `a` (0 for atoms it does not step).
+  Wide row_bump(AtomId a) const {
+    if (!row_steps_) return 0;
+    for (const auto& [atom, step] : *row_steps_)
+      if (atom == a) return Wide(row_k_) * step;
+    return 0;
   }
 
   const WarpQuery& q_;
   const AtomTable& atoms_;
   LaneCoords lane_;
+  const std::vector<std::pair<AtomId, int64_t>>* row_steps_ = nullptr;
+  int64_t row_k_ = 0;
 
  public:
-  // A value every launch in the file passes as the same constant (its congruence is exact).
-  std::optional<int64_t> exact_value(AtomId a) const {
-    const Atom& atom = atoms_[a];
-    if (atom.kind != AtomKind::Parameter || atom.congruence.bits < Congruence::kMaxBits) return std::nullopt;
-    int64_t r = atom.congruence.residue;
-    if (r >= (int64_t{1} << (Congruence::kMaxBits - 1))) r -= int64_t{1} << Congruence::kMaxBits;
-    return r;
+  // The form's value when every atom in it is known (a fact, a launch constant, a known
+  // blockDim), else nothing: the free atoms' stand-in values must not leak into a verdict.
+  std::optional<Wide> eval_known(const Poly& p) const {
+    for (AtomId a : p.atoms()) {
+      const Atom& atom = atoms_[a];
+      bool known = (q_.facts && q_.facts->values.count(a)) || exact_value(a).has_value();
+      if (atom.kind == AtomKind::BlockDim)
+        known = known || (atom.dim == 0 ? q_.block.x : atom.dim == 1 ? q_.block.y : q_.block.z).has_value();
+      if (!known) return std::nullopt;
+    }
+    return eval(p);
   }
+
+  // A value every launch in the file passes as the same constant (its congruence is exact).
+  std::optional<int64_t> exact_value(AtomId a) const { return launch_constant(atoms_[a]); }
 };
 
 struct WarpSim {
@@ -292,6 +329,17 @@ class WarpSimulator {
     addresses_.reserve(32);
   }
 
+  // Lanes of warp `w` that the guards leave active (the address need not be computable).
+  uint32_t active_lanes(int w) {
+    references_.assign(q_.guards.size(), std::nullopt);
+    uint32_t active = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      ev_.set_lane(lane_coords(q_.block, layout_, int64_t{w} * 32 + lane));
+      active += lane_is_active();
+    }
+    return active;
+  }
+
   WarpOutcome simulate(int w, WarpSim& sim) {
     addresses_.clear();
     references_.assign(q_.guards.size(), std::nullopt);
@@ -366,6 +414,94 @@ void report_worst_warp(const WarpSim& worst, WarpEstimate& out) {
   else out.pattern = LanePattern::Estimated;
 }
 
+// The worst warp of one block (up to four warps), or why there is none.
+WarpOutcome simulate_block(WarpSimulator& simulator, int warps, WarpSim& worst) {
+  bool have = false;
+  for (int w = 0; w < warps; ++w) {
+    WarpSim sim;
+    WarpOutcome outcome = simulator.simulate(w, sim);
+    if (outcome == WarpOutcome::AddressUnknown) return outcome;
+    if (outcome == WarpOutcome::NoActiveLane) continue;
+    if (replaces_worst(sim, worst, have)) {
+      worst = sim;
+      have = true;
+    }
+  }
+  return have ? WarpOutcome::Simulated : WarpOutcome::NoActiveLane;
+}
+
+using RowSteps = std::vector<std::pair<AtomId, int64_t>>;
+
+// The block and loop indices that move the warp's first address by a known number of bytes per
+// step: each appears linearly, with a coefficient whose atoms all have known values. A row index
+// multiplied by an unknown pitch is left alone (the pitch may well be a multiple of 32 bytes).
+// `coefficient` receives the first such index's coefficient, in bytes.
+RowSteps row_index_steps(const WarpQuery& q, const Poly& offset, const LaneEvaluator& ev, Poly& coefficient,
+                         int64_t& bytes_per_step) {
+  RowSteps steps;
+  bytes_per_step = 0;
+  for (AtomId a : offset.atoms()) {
+    const Atom& atom = (*q.atoms)[a];
+    // A warp's index in its block (`threadIdx.x / 32`, `warp.meta_group_rank()`) is one row per
+    // warp as much as a block index is one row per block.
+    bool warp_index = atom.kind == AtomKind::Quotient && atom.divisor.is_constant() &&
+                      atom.divisor.constant_term() % 32 == 0 && ev.lane_dependent(atom.inner);
+    if (atom.kind != AtomKind::BlockIdx && atom.kind != AtomKind::Induction && !warp_index) continue;
+    if (q.facts && q.facts->values.count(a)) continue;
+    Poly c = offset.derivative(a);
+    if (c.is_zero() || c.mentions(a) || ev.lane_dependent(c)) continue;
+    auto value = ev.eval_known(c);
+    if (!value) continue;
+    int bits = std::min(atom.congruence.bits, 10);
+    int64_t step = int64_t{1} << bits;
+    // A loop that moves each lane by less than the warp's span slides one window over the same
+    // sectors (a per-thread walk); only a step to other data is a new row.
+    Wide span = Wide(32) * q.width;
+    if (atom.kind == AtomKind::Induction && (*value * step < span && *value * step > -span)) continue;
+    int64_t moved = static_cast<int64_t>((*value * step) % 32);
+    if (moved == 0) continue;
+    if (steps.empty()) {
+      coefficient = c;
+      bytes_per_step = moved;
+    }
+    steps.emplace_back(a, step);
+  }
+  return steps;
+}
+
+// Steps the row indices through one period of the residues they reach (at most 32 steps) and
+// records how often the worst warp starts inside a sector and what that costs.
+void simulate_row_starts(const WarpQuery& q, const Poly& offset, LaneEvaluator& ev, WarpSimulator& simulator,
+                         int warps, WarpEstimate& out) {
+  Poly coefficient;
+  int64_t moved = 0;
+  RowSteps steps = row_index_steps(q, offset, ev, coefficient, moved);
+  if (steps.empty()) return;
+  int64_t period = 32 / std::gcd(moved < 0 ? -moved : moved, int64_t{32});
+  uint32_t off = 0, extra = 0, simulated = 0;
+  for (int64_t k = 0; k < period; ++k) {
+    ev.set_row_step(&steps, k);
+    WarpSim worst;
+    if (simulate_block(simulator, warps, worst) != WarpOutcome::Simulated) continue;
+    ++simulated;
+    off += worst.shift != 0;
+    extra += worst.sectors > worst.ideal ? worst.sectors - worst.ideal : 0;
+  }
+  ev.set_row_step(nullptr, 0);
+  if (simulated == 0) return;
+  out.row_steps = simulated;
+  out.rows_off_sector = off;
+  out.row_excess_total = extra;
+  out.row_index = (*q.atoms)[steps.front().first].name;
+  Poly shown = coefficient;
+  auto bytes = ev.eval_known(coefficient);
+  std::optional<Poly> elements = q.element_size > 0 ? coefficient.divided_exactly(q.element_size) : std::nullopt;
+  out.row_stride_in_elements = elements.has_value();
+  if (elements) shown = *elements;
+  if (bytes) out.row_stride = static_cast<int64_t>(elements ? *bytes / q.element_size : *bytes);
+  out.row_stride_text = q.atoms->print(shown);
+}
+
 }  // namespace
 
 std::string BlockShape::describe() const {
@@ -383,38 +519,36 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   WarpLayout layout = warp_layout(q.block);
   describe_lane_stride(q, offset, layout, ev, out);
 
-  // An address that varies per lane through something not modelled cannot be simulated.
-  if (q.atoms->variation(offset) == Variation::Varying) {
-    out.pattern = LanePattern::DataDependent;
-    out.gather_index = gather_index_of(*q.atoms, offset);
-    return out;
-  }
-
   GuardParts guard_parts = split_guards(q, ev);
   WarpSimulator simulator(q, offset, layout, guard_parts, ev);
   int warps = warps_to_simulate(q.block, layout);
+
+  // An address that varies per lane through something not modelled cannot be simulated; but
+  // when the guards leave one lane per warp (`if (warp.thread_rank() == 0) x[ids[b]]`) it is a
+  // single-lane access whatever its address.
+  if (q.atoms->variation(offset) == Variation::Varying) {
+    uint32_t most = 0;
+    for (int w = 0; w < warps; ++w) most = std::max(most, simulator.active_lanes(w));
+    out.pattern = most <= 1 ? LanePattern::SingleLane : LanePattern::DataDependent;
+    out.active_lanes = most;
+    if (most > 1) out.gather_index = gather_index_of(*q.atoms, offset);
+    return out;
+  }
+
   WarpSim worst;
-  bool have = false;
-  for (int w = 0; w < warps; ++w) {
-    WarpSim sim;
-    WarpOutcome outcome = simulator.simulate(w, sim);
-    if (outcome == WarpOutcome::AddressUnknown) {
-      out.pattern = LanePattern::Unknown;
-      return out;
-    }
-    if (outcome == WarpOutcome::NoActiveLane) continue;
-    if (replaces_worst(sim, worst, have)) {
-      worst = sim;
-      have = true;
-    }
+  WarpOutcome outcome = simulate_block(simulator, warps, worst);
+  if (outcome == WarpOutcome::AddressUnknown) {
+    out.pattern = LanePattern::Unknown;
+    return out;
   }
   // Every lane of every warp simulated is guarded off.
-  if (!have) {
+  if (outcome == WarpOutcome::NoActiveLane) {
     out.pattern = LanePattern::SingleLane;
     out.active_lanes = 0;
     return out;
   }
   report_worst_warp(worst, out);
+  if (out.pattern == LanePattern::Estimated) simulate_row_starts(q, offset, ev, simulator, warps, out);
   return out;
 }
 

@@ -55,6 +55,19 @@ struct WarpEstimate {
   bool stride_in_elements = false;
   std::string lane_dimension;
   std::string gather_index;  // DataDependent through values loaded per lane: the first one's text
+
+  // Row starts: a block or loop index whose coefficient in the address is known (`row * C` with
+  // C = 50257 at every launch) moves the warp's first address by a known amount per step, so
+  // the rows start at every residue that amount reaches. The steps simulated (row_steps, 0
+  // when no such index exists), how many of them start the worst warp inside a sector, and the
+  // extra sectors of the worst warp summed over them.
+  uint32_t row_steps = 0;
+  uint32_t rows_off_sector = 0;
+  uint32_t row_excess_total = 0;
+  std::string row_index;            // `blockIdx.x`
+  std::string row_stride_text;      // the index's coefficient, in elements when it divides: `C`
+  std::optional<int64_t> row_stride;  // its value
+  bool row_stride_in_elements = false;  // in elements of element_size (else in bytes)
 };
 
 WarpEstimate estimate_warp(const WarpQuery& query);

@@ -200,6 +200,25 @@ std::optional<AtomId> AtomTable::find(const std::string& key) const {
   return it->second;
 }
 
+std::optional<int64_t> launch_constant(const Atom& atom) {
+  if (atom.kind != AtomKind::Parameter || atom.congruence.bits < Congruence::kMaxBits) return std::nullopt;
+  int64_t r = atom.congruence.residue;
+  if (r >= (int64_t{1} << (Congruence::kMaxBits - 1))) r -= int64_t{1} << Congruence::kMaxBits;
+  return r;
+}
+
+std::optional<Poly> with_launch_constants(const AtomTable& atoms, const Poly& p) {
+  Poly out = p;
+  for (AtomId a : p.atoms()) {
+    auto value = launch_constant(atoms[a]);
+    if (!value) continue;
+    auto next = out.substituted(a, Poly::constant(*value));
+    if (!next) return std::nullopt;
+    out = std::move(*next);
+  }
+  return out;
+}
+
 AtomId AtomTable::quotient(const Poly& inner, const Poly& divisor) {
   std::string key = "Q(" + inner.key() + "/" + divisor.key() + ")";
   if (auto found = find(key)) return *found;

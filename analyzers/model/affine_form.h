@@ -115,6 +115,16 @@ struct Atom {
   Poly divisor;                    // Quotient: the divisor (a constant or a uniform form)
 };
 
+class AtomTable;
+
+// A kernel parameter that every launch in the file passes as the same constant (its congruence
+// is exact): that constant.
+std::optional<int64_t> launch_constant(const Atom& atom);
+
+// `p` with every launch constant written in: a product too large to keep with the names
+// (degree over kMaxDegree) often fits with the numbers.
+std::optional<Poly> with_launch_constants(const AtomTable& atoms, const Poly& p);
+
 // Owns the atoms of one analysis (one kernel, or one host function). Interning gives the same
 // atom to the same thread index, parameter, or quotient of equal forms.
 class AtomTable {

@@ -18,6 +18,10 @@ struct FeatureUse {
   std::string spelling;    // what the source says: "__reduce_add_sync", "cp.async.ca.shared.global"
   Location location;       // the exact range of the use
   std::string function;    // enclosing device function, for messages
+  // When the enclosing function is not a kernel but nvcc emits it: the first kernel that reaches
+  // it ("" otherwise), and where that kernel is named.
+  std::string reaching_kernel;
+  Location reaching_kernel_location;
 };
 
 struct SharedVariable {

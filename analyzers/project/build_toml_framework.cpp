@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "analyzers/project/build_toml_editions.h"
 #include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 
@@ -27,6 +28,13 @@ std::optional<std::string> read_stable_abi(const TomlSection& torch) {
   if (node->is_string()) return torch.version("stable-abi");
   auto table = torch.subsection("stable-abi", "torch.stable-abi");
   if (!table) return std::nullopt;  // wrong type, reported
+  if (const EditionKey* edition = BuildTomlSchema::builtin().find_edition_5_table_value("torch", "stable-abi");
+      edition && torch.context().format_version < kCurrentEdition)
+    torch.problems().error(table->header(),
+                           "a per-backend `" + std::string(edition->key) +
+                               "` table needs edition 5, but this build.toml has no `edition` (legacy "
+                               "format v4), where it is one version: " +
+                               std::string(edition->advice));
   table->check_keys(BuildTomlSchema::builtin().general_backends());
   std::string text;
   for (auto&& [backend, value] : table->table()) {

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "analyzers/project/build_toml_editions.h"
+#include "analyzers/project/build_toml_git_url.h"
 #include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 #include "analyzers/project/build_toml_spelling.h"
@@ -21,6 +22,13 @@ bool is_valid_name(std::string_view name) {  // ^[a-z][-a-z0-9]*[a-z0-9]$
   if (!(name.front() >= 'a' && name.front() <= 'z')) return false;
   if (name.back() == '-') return false;
   return std::all_of(name.begin(), name.end(), is_name_character);
+}
+
+// The backend whose python-depends list has `package`, when it is not `backend`.
+const BackendPythonDependency* other_backend_package(std::string_view package, std::string_view backend) {
+  for (const BackendPythonDependency& entry : BuildTomlSchema::builtin().backend_python_depends())
+    if (entry.package == package && entry.backend != backend) return &entry;
+  return nullptr;
 }
 
 std::string python_name(std::string name) {
@@ -93,6 +101,16 @@ void warn_legacy_v4(const TomlSection& general) {
       std::move(fixes));
 }
 
+// [general] upstream and source: git URLs. The model keeps the text either way.
+std::optional<std::string> read_git_url(const TomlSection& general, std::string_view key) {
+  auto text = general.string(key);
+  if (!text) return text;
+  if (auto problem = git_url_problem(*text, BuildTomlSchema::builtin().git_url_schemes()))
+    general.problems().error(general.range_of(*general.find(key)),
+                             "`" + std::string(key) + "` in [general] " + *problem);
+  return text;
+}
+
 void read_backends(const TomlSection& general, GeneralSection& out) {
   auto items = general.string_items("backends");
   if (!items) return;
@@ -114,6 +132,21 @@ void read_backends(const TomlSection& general, GeneralSection& out) {
     }
     general.problems().error(item.range, std::move(message), std::move(fixes));
   }
+}
+
+// kernel-builder resolves every package of [general.<backend>] python-depends against its list
+// for that backend and fails the build on any other.
+std::string unknown_backend_package(const std::string& package, std::string_view backend) {
+  const BuildTomlSchema& schema = BuildTomlSchema::builtin();
+  const std::vector<std::string_view> known = schema.python_depends_of(backend);
+  std::string message = "`" + package + "` is not a " + std::string(backend) +
+                        " Python dependency kernel-builder knows";
+  if (const BackendPythonDependency* other = other_backend_package(package, backend))
+    return message + ": it belongs in [general." + std::string(other->backend) + "] python-depends";
+  if (known.empty()) return message + " (it provides none for " + std::string(backend) + ")";
+  if (auto suggestion = closest_match(package, known))
+    return message + "; did you mean `" + std::string(*suggestion) + "`?";
+  return message + " (known: " + joined_list(known) + ")";
 }
 
 // `backend` is empty for [general] python-depends.
@@ -158,13 +191,7 @@ std::vector<std::string> read_python_depends(const TomlSection& section, std::st
                                                ": move it to [general] python-depends");
       continue;
     }
-    // Only CUDA's list is documented; the others may grow without notice, so stay quiet.
-    if (backend == "cuda")
-      section.problems().warning(item.range, "`" + item.text +
-                                                 "` is not a CUDA Python dependency "
-                                                 "kernel-builder knows (known: " +
-                                                 joined_list(schema.python_depends_of("cuda")) +
-                                                 ")");
+    section.problems().error(item.range, unknown_backend_package(item.text, backend));
   }
   return out;
 }
@@ -287,9 +314,8 @@ Range read_general_section(const toml::table& root, BuildTomlContext& context,
   if (general.require("license", "license = \"apache-2.0\""))
     out.license = general.string("license");
   if (general.require("backends", "backends = [\"cuda\"]")) read_backends(general, out);
-  out.upstream = general.string("upstream");
-  out.source = general.string("source");
-  general.version("minver");
+  out.upstream = read_git_url(general, "upstream");
+  out.source = read_git_url(general, "source");
   out.python_depends = read_python_depends(general, "");
   out.kernel_depends = read_kernel_depends(general);
   read_cuda(general, out);

@@ -17,38 +17,12 @@ bool is_known_backend(std::string_view backend) {
   return std::find(backends.begin(), backends.end(), backend) != backends.end();
 }
 
-std::string cutlass_name(MajorMinor version) {
-  return "cutlass_" + std::to_string(version.major) + "_" + std::to_string(version.minor);
-}
-
-// The CUTLASS versions `depends` accepts, for messages: "cutlass_2_10", "cutlass_3_5 … cutlass_4_5".
-std::vector<std::string> cutlass_names(const BuildTomlSchema& schema) {
-  std::vector<std::string> names;
-  for (MajorMinor version : schema.cutlass_versions()) names.push_back(cutlass_name(version));
-  names.push_back(cutlass_name(schema.cutlass_range_first()) + " … " +
-                  cutlass_name(schema.cutlass_range_last()));
+// The CUTLASS versions `depends` accepts, for messages: "cutlass_2_10, cutlass_3_5, ...".
+std::vector<std::string_view> cutlass_names(const BuildTomlSchema& schema) {
+  std::vector<std::string_view> names;
+  for (std::string_view value : schema.dependencies())
+    if (value.substr(0, 8) == "cutlass_") names.push_back(value);
   return names;
-}
-
-std::string listed(const std::vector<std::string>& words, std::string_view separator) {
-  std::string out;
-  for (const std::string& word : words) out += (out.empty() ? "" : std::string(separator)) + word;
-  return out;
-}
-
-// Every `depends` value, the CUTLASS ones shown as versions and a range where the first stood.
-std::string known_dependencies(const BuildTomlSchema& schema) {
-  std::vector<std::string> words;
-  bool cutlass_listed = false;
-  for (std::string_view value : schema.dependencies()) {
-    if (value.substr(0, 8) != "cutlass_") {
-      words.emplace_back(value);
-    } else if (!cutlass_listed) {
-      cutlass_listed = true;
-      for (std::string& name : cutlass_names(schema)) words.push_back(std::move(name));
-    }
-  }
-  return listed(words, ", ");
 }
 
 std::string toml_string(std::string_view text) { return "\"" + std::string(text) + "\""; }
@@ -137,9 +111,9 @@ void read_depends(const TomlSection& kernel, KernelSection& out) {
       fixes.push_back(kernel.problems().replacement("Replace with " + toml_string(*suggestion),
                                                     item.range, toml_string(*suggestion)));
     } else if (item.text.rfind("cutlass", 0) == 0) {
-      message += ": CUTLASS dependencies name a version, " + listed(cutlass_names(schema), " or ");
+      message += ": CUTLASS dependencies name a version, one of " + joined_list(cutlass_names(schema));
     } else {
-      message += " (known: " + known_dependencies(schema) + ")";
+      message += " (known: " + joined_list(schema.dependencies()) + ")";
     }
     kernel.problems().error(item.range, std::move(message), std::move(fixes));
   }
@@ -164,11 +138,15 @@ void read_cuda_capabilities(const TomlSection& kernel, KernelSection& out) {
     // Kept even when it does not parse: arch-unsupported reports it with this range.
     entries.push_back({text->get(), parse_capability(text->get()), kernel.range_of(entry)});
   }
-  if (array->empty())
-    kernel.problems().error(out.cuda_capabilities_range,
-                            "`cuda-capabilities` is empty, so kernel-builder has nothing to build "
-                            "this kernel for: list capabilities (e.g. [\"8.0\", \"9.0\"]) or "
-                            "remove the key to use the builder's defaults");
+  if (array->empty()) {
+    // kernel-builder's template passes the list only when it is non-empty (kernel-component/
+    // cuda.cmake), so an empty one means the builder's defaults, as if the key were absent.
+    kernel.problems().warning(out.cuda_capabilities_range,
+                              "`cuda-capabilities` is empty, which kernel-builder treats as absent: it builds "
+                              "this kernel for its default capabilities. List capabilities (e.g. [\"8.0\", "
+                              "\"9.0\"]) or remove the key");
+    return;
+  }
   out.cuda_capabilities = std::move(entries);
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <string>
 #include <utility>
 
@@ -21,8 +20,9 @@ constexpr std::array<std::string_view, 12> kKeySets = {
     "top-level",   "general",        "general.cuda", "general.hub",  "general.xpu", "general.neuron",
     "general.tpu", "kernel-depends", "torch",        "torch-noarch", "tvm-ffi",     "kernel"};
 
-constexpr std::array<std::string_view, 10> kTopLevel = {"edition",
+constexpr std::array<std::string_view, 11> kTopLevel = {"edition",
                                                         "backends",
+                                                        "git-url-schemes",
                                                         "keys",
                                                         "kernel-backend",
                                                         "python-depends",
@@ -50,6 +50,8 @@ class BuildTomlSchemaReader {
       return missing("`edition = " + std::to_string(kCurrentEdition) +
                      "`: the section readers are written for that edition");
     if (Problem problem = read_backends()) return problem;
+    if (Problem problem = assign(strings(root_.get("git-url-schemes"), "git-url-schemes"), schema_.git_url_schemes_))
+      return problem;
     if (Problem problem = read_keys()) return problem;
     if (Problem problem = read_kernel_backends()) return problem;
     if (Problem problem = read_python_depends()) return problem;
@@ -157,38 +159,13 @@ class BuildTomlSchemaReader {
     return std::nullopt;
   }
 
-  // `major.minor` strings.
-  Result<std::vector<MajorMinor>> versions(const toml::node* node, std::string_view what) {
-    auto texts = strings(node, what);
-    if (!texts) return texts.error();
-    std::vector<MajorMinor> out;
-    for (std::string_view text : *texts) {
-      auto version = parse_major_minor(text);
-      if (!version) return at(*node, "`" + std::string(what) + "` holds \"major.minor\" strings");
-      out.push_back(*version);
-    }
-    return out;
-  }
-
   Problem read_depends() {
     const toml::table* depends = table("depends");
     if (!depends) return missing("a [depends] table");
-    if (Problem problem = assign(strings(depends->get("values"), "depends.values"), schema_.dependencies_))
-      return problem;
-    if (Problem problem =
-            assign(versions(depends->get("cutlass-versions"), "cutlass-versions"), schema_.cutlass_versions_))
-      return problem;
-    auto range = versions(depends->get("cutlass-range"), "cutlass-range");
-    if (!range) return range.error();
-    if (range->size() != 2 || (*range)[1] < (*range)[0])
-      return at(*depends->get("cutlass-range"), "`cutlass-range` is [\"<first>\", \"<last>\"]");
-    schema_.cutlass_range_[0] = (*range)[0];
-    schema_.cutlass_range_[1] = (*range)[1];
-    for (std::string_view value : schema_.dependencies_)
-      if (value.substr(0, 8) == "cutlass_" && !schema_.is_cutlass_version(value))
-        return at(*depends->get("values"),
-                  "`" + std::string(value) + "` is not a CUTLASS version it accepts");
-    return std::nullopt;
+    for (auto&& [key, value] : *depends)
+      if (key.str() != "values")
+        return at(value, "[depends] has only `values`, not `" + std::string(key.str()) + "`");
+    return assign(strings(depends->get("values"), "depends.values"), schema_.dependencies_);
   }
 
   Problem add_edition_key(const toml::node& where, EditionKey key) {
@@ -198,7 +175,7 @@ class BuildTomlSchemaReader {
     return std::nullopt;
   }
 
-  // [added-in-edition-5] and [[removed-in-edition-5]].
+  // [added-in-edition-5] (with its table-values) and [[removed-in-edition-5]].
   Problem read_edition_keys() {
     const toml::table* added = table("added-in-edition-5");
     if (!added || !added->get_as<std::string>("advice") || !added->get_as<toml::table>("keys"))
@@ -210,13 +187,33 @@ class BuildTomlSchemaReader {
       for (std::string_view key : *keys)
         if (Problem problem = add_edition_key(value, {intern(path.str()), key, 5, advice})) return problem;
     }
-    const toml::array* removed = root_["removed-in-edition-5"].as_array();
-    if (!removed) return missing("[[removed-in-edition-5]] entries");
-    for (const toml::node& node : *removed) {
-      auto entry = described_key(node, "[[removed-in-edition-5]]");
+    if (Problem problem = read_table_values(*added)) return problem;
+    return read_removed_keys();
+  }
+
+  // [[removed-in-edition-5]]: optional, since edition 5 removed no key of v4 (a TOML array of
+  // tables cannot be written empty).
+  Problem read_removed_keys() {
+    const toml::node* node = root_.get("removed-in-edition-5");
+    if (!node) return std::nullopt;
+    const toml::array* removed = node->as_array();
+    if (!removed) return at(*node, "`removed-in-edition-5` must be [[removed-in-edition-5]] entries");
+    for (const toml::node& item : *removed) {
+      auto entry = described_key(item, "[[removed-in-edition-5]]");
       if (!entry) return entry.error();
-      if (Problem problem = add_edition_key(node, {entry->path, entry->key, 4, entry->advice}))
-        return problem;
+      if (Problem problem = add_edition_key(item, {entry->path, entry->key, 4, entry->advice})) return problem;
+    }
+    return std::nullopt;
+  }
+
+  // [[added-in-edition-5.table-values]]: keys whose value may be a table only in edition 5.
+  Problem read_table_values(const toml::table& added) {
+    const toml::array* values = added["table-values"].as_array();
+    if (!values) return missing("[[added-in-edition-5.table-values]] entries");
+    for (const toml::node& node : *values) {
+      auto entry = described_key(node, "[[added-in-edition-5.table-values]]");
+      if (!entry) return entry.error();
+      schema_.edition_5_table_values_.push_back({entry->path, entry->key, 5, entry->advice});
     }
     return std::nullopt;
   }
@@ -280,30 +277,17 @@ std::vector<std::string_view> BuildTomlSchema::python_depends_of(std::string_vie
 }
 
 bool BuildTomlSchema::is_dependency(std::string_view text) const {
-  return std::find(dependencies_.begin(), dependencies_.end(), text) != dependencies_.end() ||
-         is_cutlass_version(text);
-}
-
-bool BuildTomlSchema::is_cutlass_version(std::string_view text) const {
-  constexpr std::string_view kPrefix = "cutlass_";
-  if (text.substr(0, kPrefix.size()) != kPrefix) return false;
-  text.remove_prefix(kPrefix.size());
-  // cutlass_<major>_<minor>, the numbers as std::from_chars reads them.
-  int major = 0, minor = 0;
-  const char* end = text.data() + text.size();
-  auto [after_major, e1] = std::from_chars(text.data(), end, major);
-  if (e1 != std::errc() || after_major == end || *after_major != '_') return false;
-  auto [after_minor, e2] = std::from_chars(after_major + 1, end, minor);
-  if (e2 != std::errc() || after_minor != end) return false;
-  for (const MajorMinor& version : cutlass_versions_)
-    if (version.major == major && version.minor == minor) return true;
-  auto number = [](MajorMinor v) { return v.major * 100 + v.minor; };
-  const int version = major * 100 + minor;
-  return version >= number(cutlass_range_[0]) && version <= number(cutlass_range_[1]);
+  return std::find(dependencies_.begin(), dependencies_.end(), text) != dependencies_.end();
 }
 
 const EditionKey* BuildTomlSchema::find_edition_key(std::string_view path, std::string_view key) const {
   for (const EditionKey& entry : edition_keys_)
+    if (entry.path == path && entry.key == key) return &entry;
+  return nullptr;
+}
+
+const EditionKey* BuildTomlSchema::find_edition_5_table_value(std::string_view path, std::string_view key) const {
+  for (const EditionKey& entry : edition_5_table_values_)
     if (entry.path == path && entry.key == key) return &entry;
   return nullptr;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The schema of build.toml as data: the keys of each table, the values of `backends`, `backend`,
-// `python-depends` and `depends`, and which format added or removed which key. Loaded from
+// `python-depends` and `depends`, the schemes of git URLs, and which format added or removed
+// which key. Loaded from
 // analyzers/data/build_toml_schema.toml (embedded at build time; a file named by
 // $KERNEL_LSP_BUILD_TOML_SCHEMA_TOML replaces it), which says where each fact comes from upstream.
 // The section readers (build_toml_sections.h) check files against it and list it in messages.
@@ -16,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "analyzers/project/major_minor.h"
 #include "support/result.h"
 
 namespace kl::analyzers {
@@ -73,17 +73,17 @@ class BuildTomlSchema {
   // The packages of one backend, in the order of the data.
   std::vector<std::string_view> python_depends_of(std::string_view backend) const;
 
-  // Every `depends` value, in the order "did you mean" prefers them.
+  // Every `depends` value, in the order "did you mean" prefers them; no other is accepted.
   std::span<const std::string_view> dependencies() const { return dependencies_; }
-  // A value of `dependencies()`, or a cutlass_<major>_<minor> the CUTLASS versions accept.
   bool is_dependency(std::string_view text) const;
-  // cutlass_<major>_<minor> is accepted for these versions exactly, and for any version from
-  // `cutlass_range_first` to `cutlass_range_last` (major * 100 + minor, inclusive).
-  std::span<const MajorMinor> cutlass_versions() const { return cutlass_versions_; }
-  MajorMinor cutlass_range_first() const { return cutlass_range_[0]; }
-  MajorMinor cutlass_range_last() const { return cutlass_range_[1]; }
 
+  // The schemes a git URL ([general] upstream, source) may have.
+  std::span<const std::string_view> git_url_schemes() const { return git_url_schemes_; }
+
+  // A key that only one format has (edition 4: the legacy format only), or null.
   const EditionKey* find_edition_key(std::string_view path, std::string_view key) const;
+  // A key whose value may be a table only in edition 5 ([torch] stable-abi), or null.
+  const EditionKey* find_edition_5_table_value(std::string_view path, std::string_view key) const;
   std::span<const PreV4Key> pre_v4_keys() const { return pre_v4_keys_; }
   const PreV4Key* find_pre_v4_key(std::string_view path, std::string_view key) const;
   // The `backend` a v3 `language` value became ("cuda-hipify" -> "rocm"); none for others.
@@ -96,8 +96,6 @@ class BuildTomlSchema {
   };
   friend class BuildTomlSchemaReader;
 
-  bool is_cutlass_version(std::string_view text) const;
-
   // Owns the text of every view above; a deque, so that adding words never moves earlier ones.
   std::unique_ptr<std::deque<std::string>> words_ = std::make_unique<std::deque<std::string>>();
   std::vector<KeySet> key_sets_;
@@ -107,9 +105,9 @@ class BuildTomlSchema {
   std::vector<std::string_view> general_python_depends_;
   std::vector<BackendPythonDependency> backend_python_depends_;
   std::vector<std::string_view> dependencies_;
-  std::vector<MajorMinor> cutlass_versions_;
-  MajorMinor cutlass_range_[2];
+  std::vector<std::string_view> git_url_schemes_;
   std::vector<EditionKey> edition_keys_;
+  std::vector<EditionKey> edition_5_table_values_;
   std::vector<PreV4Key> pre_v4_keys_;
   std::vector<std::pair<std::string_view, std::string_view>> language_backends_;
 };

@@ -9,15 +9,18 @@
 namespace kl::analyzers {
 namespace {
 
+// As upstream's Version reads it (kernels-data/src/version.rs): surrounding blanks trimmed, then
+// one or more numbers separated by dots ("12", "12.8", "2.10.1").
 bool is_version_text(std::string_view text) {
-  int numbers = 0;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
   size_t i = 0;
   while (true) {
     size_t start = i;
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
     if (i == start) return false;
-    ++numbers;
-    if (i == text.size()) return numbers <= 3;
+    if (i == text.size()) return true;
     if (text[i] != '.') return false;
     ++i;
   }

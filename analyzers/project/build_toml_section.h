@@ -74,7 +74,7 @@ class TomlSection {
   // An array of strings; entries of another type are reported and left out.
   std::optional<std::vector<StringItem>> string_items(std::string_view key) const;
   std::optional<std::vector<std::string>> strings(std::string_view key) const;
-  // A version string such as "12.8" (one to three numbers separated by dots).
+  // A version string such as "12.8": numbers separated by dots, as upstream reads versions.
   std::optional<std::string> version(std::string_view key) const;
   // A sub-table (`[general.cuda]` or an inline table); a value of another type is reported.
   std::optional<TomlSection> subsection(std::string_view key, std::string path) const;

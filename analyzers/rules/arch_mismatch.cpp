@@ -1,6 +1,9 @@
 // arch-mismatch: a feature used in code that is active for an architecture build.toml builds
 // for, where that architecture lacks the feature. Activity per arch comes from the parses
-// (each arch's parse sees only the code its #if guards leave in), so a guarded use is silent.
+// (each arch's parse sees only the code its #if guards leave in), so a guarded use is silent;
+// which uses nvcc checks at all (PTX only in code it emits, templates only as instantiated) is
+// the feature collector's business (model/feature_collector.h). A use outside a kernel names
+// the kernel that reaches it, with a note there.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -121,8 +124,9 @@ void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out) {
   for (const auto& key : order) {
     const Mismatch& m = by_place.at(key);
     std::string what = m.feature->summary.empty() ? "" : " (" + m.feature->summary + ")";
+    std::string reached = m.use->reaching_kernel.empty() ? "" : ", reached from kernel `" + m.use->reaching_kernel + "`";
     std::string message = "`" + m.use->spelling + "`" + what + " needs " + m.feature->requirement() + ", but " +
-                          input.arch_origin + " builds this code for " + join_archs(m.lacking) +
+                          input.arch_origin + " builds this code for " + join_archs(m.lacking) + reached +
                           ". Guard it with `#if " + m.feature->guard + "` (and give the other archs a fallback), "
                           "or drop " + join_archs(m.lacking) + " from cuda-capabilities.";
     Finding f = kArchMismatchRule.finding(m.use->location, std::move(message));
@@ -132,6 +136,9 @@ void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out) {
           f.notes.push_back({*origin.location, lacking.text() + " is listed here"});
       }
     }
+    if (!m.use->reaching_kernel.empty())
+      f.notes.push_back({m.use->reaching_kernel_location,
+                         "kernel `" + m.use->reaching_kernel + "` reaches this code through its calls"});
     f.fixes.push_back(guard_fix(input, *m.use, *m.feature));
     for (auto& fix : capability_fixes(input, m)) f.fixes.push_back(std::move(fix));
     out.push_back(std::move(f));

@@ -6,6 +6,9 @@
 //     multiplying the thread index), even with the warp's first address on a sector boundary;
 //   - a shifted window: contiguous lanes whose first address provably lies inside a sector of a
 //     sector-aligned base (`in[i + 1]`), so the warp straddles one sector more than it needs;
+//   - row starts off a sector: contiguous lanes, but the rows (blocks, loop steps) begin at a
+//     pitch known at every launch that is not a multiple of 32 bytes (`x[row * C + i]` launched
+//     with C = 50257), so most rows' warps straddle one sector more than they need;
 //   - a gather: the lane's address comes from an index the lane loaded itself (`table[ids[i]]`),
 //     so adjacent lanes touch unrelated sectors unless the indices happen to be consecutive.
 // Broadcasts, single-lane accesses, atomics on gathered addresses and addresses the model lost
@@ -35,7 +38,7 @@ namespace {
 
 int64_t excess(const MemoryAccess& a) { return int64_t{a.sectors_if_aligned} - a.ideal_sectors; }
 
-enum class Cause { None, Stride, ShiftedWindow, Gather };
+enum class Cause { None, Stride, ShiftedWindow, RowStarts, Gather };
 
 Cause cause_of(const MemoryAccess& a) {
   if (a.space != MemorySpace::Global || a.width == 0) return Cause::None;
@@ -50,6 +53,13 @@ Cause cause_of(const MemoryAccess& a) {
   if (a.base_sector_aligned && a.sectors > a.ideal_sectors && a.window_shift % a.width == 0 &&
       8 * (int64_t{a.sectors} - a.ideal_sectors) >= a.ideal_sectors)
     return Cause::ShiftedWindow;
+  // The same eighth, averaged over the row starts the launches' pitch produces.
+  // A vector access whose rows start off its own width faults: misaligned-access says so.
+  bool faults = a.vector_access && (a.alignment == AlignmentVerdict::Misaligned ||
+                                    a.alignment == AlignmentVerdict::Conditional);
+  if (!faults && a.base_sector_aligned && a.row_steps > 0 && a.rows_off_sector > 0 &&
+      8 * int64_t{a.row_excess_total} >= int64_t{a.ideal_sectors} * a.row_steps)
+    return Cause::RowStarts;
   return Cause::None;
 }
 
@@ -59,6 +69,7 @@ int64_t severity_key(const MemoryAccess& a) {
   switch (cause_of(a)) {
     case Cause::Stride: return 3'000'000 + excess(a);
     case Cause::ShiftedWindow: return 2'000'000 + int64_t{a.sectors} - a.ideal_sectors;
+    case Cause::RowStarts: return 1'500'000 + a.row_excess_total;
     case Cause::Gather: return 1'000'000;
     case Cause::None: break;
   }
@@ -129,6 +140,22 @@ std::string shifted_window_message(const MemoryAccess& a) {
   return msg;
 }
 
+std::string row_starts_message(const MemoryAccess& a) {
+  std::string pitch = "`" + a.row_stride_text + "`";
+  if (a.row_stride && a.row_stride_text != std::to_string(*a.row_stride))
+    pitch += " (" + std::to_string(*a.row_stride) + " at the launches in this file)";
+  std::string unit = a.row_stride_in_elements ? " elements of " + std::to_string(a.width) + " bytes" : " bytes";
+  uint32_t average = a.ideal_sectors && a.row_steps ? 100 * a.row_excess_total / (a.ideal_sectors * a.row_steps) : 0;
+  uint32_t rows_per = a.row_steps;
+  return "uncoalesced global " + what_of(a) + " `" + a.base_name + "`: the lanes are contiguous, but as `" +
+         a.row_index + "` steps the warp's first address moves by " + pitch + unit +
+         ", not a multiple of a 32-byte sector, so " + std::to_string(a.rows_off_sector) +
+         " of every " + std::to_string(rows_per) + " rows start inside a sector and their warps touch one sector more " +
+         "than they need (+" + std::to_string(average) + " % traffic on average). Pad the row pitch to a multiple of " +
+         std::to_string(a.width ? 32 / std::min<uint32_t>(a.width, 32) : 8) + " elements, or let each row's first " +
+         "warp start at the row's aligned floor and mask the lanes before the row.";
+}
+
 std::string gather_message(const MemoryAccess& a) {
   uint32_t ideal = a.ideal_sectors ? a.ideal_sectors : (32 * a.width + 31) / 32;
   return "uncoalesced global " + what_of(a) + " `" + a.base_name + "`: each lane's address comes from an index it " +
@@ -142,6 +169,7 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   std::string msg;
   switch (cause_of(a)) {
     case Cause::ShiftedWindow: msg = shifted_window_message(a); break;
+    case Cause::RowStarts: msg = row_starts_message(a); break;
     case Cause::Gather: msg = gather_message(a); break;
     default: msg = stride_message(a); break;
   }

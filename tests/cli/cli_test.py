@@ -222,6 +222,41 @@ class Coverage(unittest.TestCase):
             self.assertEqual(lines[at + 5], "stages:")
 
 
+# Issue 14: a helper in a header, reached from two kernel files; its lane stride is one problem.
+SHARED_HEADER = """#pragma once
+__device__ inline float pick(const float* in, int i) { return in[2 * i]; }
+"""
+INCLUDER = """#include "shared.cuh"
+__global__ void KERNEL(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = pick(in, i);
+}
+"""
+
+
+class SharedHeaders(unittest.TestCase):
+    def test_a_header_finding_is_reported_once(self):
+        with Project(source=INCLUDER.replace("KERNEL", "first")) as d:
+            (d / "shared.cuh").write_text(SHARED_HEADER)
+            (d / "second.cu").write_text(INCLUDER.replace("KERNEL", "second"))
+            proc = run("lint", "--format", "json", "--arch", "9.0", "demo.cu", "second.cu", "shared.cuh", cwd=d)
+            self.assertEqual(proc.returncode, 1, proc.stderr)
+            report = json.loads(proc.stdout)
+            in_header = [f for f in report["findings"] if f["file"].endswith("shared.cuh")]
+            self.assertEqual([(f["rule"], f["line"]) for f in in_header], [("uncoalesced-access", 2)], report)
+            self.assertEqual(sorted(n["file"] for n in in_header[0]["notes"]), ["demo.cu", "second.cu"])
+            self.assertEqual(report["summary"]["findings"], len(report["findings"]))
+
+    def test_extra_flag_takes_one_value_and_leaves_the_files(self):
+        with Project(source=INCLUDER.replace("KERNEL", "first")) as d:
+            (d / "inc").mkdir()
+            (d / "inc" / "shared.cuh").write_text(SHARED_HEADER)
+            (d / "second.cu").write_text(INCLUDER.replace("KERNEL", "second"))
+            proc = run("lint", "--format", "json", "--arch", "9.0", "--extra-flag", "-Iinc", "demo.cu", "second.cu", cwd=d)
+            report = json.loads(proc.stdout)
+            self.assertEqual(report["summary"]["kernels"], 2, proc.stdout + proc.stderr)
+
+
 class ReferenceKernels(unittest.TestCase):
     def test_reference_kernels_are_clean_under_our_lints(self):
         proc = run("lint", "--severity", "warning", str(Path(SOURCE) / "kernels"), timeout=900)

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """nvcc oracle for the architecture rule.
 
-For every fixture folder under tests/fixtures/arch, every .cu in it and every capability in its
-build.toml: compile with `nvcc -gencode=arch=compute_XY,code=sm_XY` (XYa for X.Ya) and assert that
-kernel-lsp reports arch-mismatch for that file and arch exactly when nvcc fails. A failure must
-also be one of the known "feature needs a newer arch" messages, so a broken fixture cannot pass
-as an arch failure. Also checks each file's inline `// expect:` comments.
+For every fixture folder under tests/fixtures/arch, every .cu in it and every capability of the
+[kernel.*] sections whose `src` lists it (all of the build.toml's capabilities when none does):
+compile with `nvcc -gencode=arch=compute_XY,code=sm_XY` (XYa for X.Ya; whole-program mode, no
+-rdc, as kernel-builder builds) and assert that kernel-lsp reports arch-mismatch for that file and
+arch exactly when nvcc fails. A failure must also be one of the known "feature needs a newer arch"
+messages, so a broken fixture cannot pass as an arch failure. Also checks the inline `// expect:`
+comments of each .cu and .cuh.
+
+In a folder with headers (.cuh), each .cu is linted on its own and a finding in a header the .cu
+includes counts for that .cu: nvcc compiles the header as part of the .cu (ptxas names no source
+file, so the oracle cannot tell which file of the .cu failed).
 
 usage: nvcc_oracle.py KERNEL_LSP NVCC FIXTURE_ROOT
 """
@@ -43,6 +49,20 @@ def compile_ok(nvcc: str, source: Path, cap: str):
     return proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def section_capabilities(config, source: Path):
+    """The capabilities kernel-builder compiles `source` for: those of the sections listing it."""
+    kernels = config.get("kernel", {}).values()
+    listed = [c for k in kernels if source.name in k.get("src", []) for c in k.get("cuda-capabilities", [])]
+    every = [c for k in kernels for c in k.get("cuda-capabilities", [])]
+    return list(dict.fromkeys(listed or every))
+
+
+def flagged_for(findings, source: Path, headers, cap: str) -> bool:
+    places = {source.resolve(), *(h.resolve() for h in headers)}
+    return any(f["rule"] == "arch-mismatch" and Path(f["file"]).resolve() in places and cap in finding_archs(f)
+               for f in findings)
+
+
 def main():
     binary, nvcc, root = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     if not Path(nvcc).exists():
@@ -51,18 +71,18 @@ def main():
     failures, checks = [], 0
     for folder in sorted(p for p in root.iterdir() if (p / "build.toml").exists()):
         config = tomllib.loads((folder / "build.toml").read_text())
-        caps = [c for k in config.get("kernel", {}).values() for c in k.get("cuda-capabilities", [])]
         sources = sorted(folder.glob("*.cu"))
+        headers = sorted(folder.glob("*.cuh"))
         findings = lint_json(binary, [folder], ["--severity", "warning"])
-        for source in sources:
+        for source in sources + headers:
             failures += compare(source, findings, {"arch-mismatch"})
-        jobs = [(s, c) for s in sources for c in caps]
+        own = {s: lint_json(binary, [s], ["--severity", "warning"]) if headers else findings for s in sources}
+        jobs = [(s, c) for s in sources for c in section_capabilities(config, s)]
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(lambda job: compile_ok(nvcc, *job), jobs))
         for (source, cap), (ok, log) in zip(jobs, results):
             checks += 1
-            flagged = any(f["rule"] == "arch-mismatch" and Path(f["file"]).resolve() == source.resolve()
-                          and cap in finding_archs(f) for f in findings)
+            flagged = flagged_for(own[source], source, headers, cap)
             rel = source.relative_to(root)
             if not ok and not FEATURE_FAILURE.search(log):
                 failures.append(f"{rel} [{cap}]: nvcc failed for a reason that is not an arch feature:\n{log[:800]}")

@@ -3,6 +3,7 @@
 // refused with a location, so that a bad edit fails at start-up instead of half-working.
 #include "analyzers/project/build_toml_schema.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -66,15 +67,21 @@ TEST_CASE("the schema keeps the order of the data file") {
   CHECK(schema.python_depends_of("cpu").empty());
 }
 
-TEST_CASE("depends: the listed values and the CUTLASS versions and range") {
+TEST_CASE("depends: exactly the listed values, as upstream's enum Dependency") {
   const BuildTomlSchema& schema = BuildTomlSchema::builtin();
-  for (const char* known : {"torch", "sycl_tla", "metal-cpp", "cutlass_2_10", "cutlass_3_5", "cutlass_4_5"})
+  for (const char* known : {"torch", "sycl_tla", "metal-cpp", "cutlass_2_10", "cutlass_3_5", "cutlass_3_6",
+                            "cutlass_3_8", "cutlass_3_9", "cutlass_4_0", "cutlass_4_4", "cutlass_4_5"})
     CHECK(schema.is_dependency(known));
-  CHECK(schema.is_dependency("cutlass_3_10"));  // inside the range, though no release has that name
-  for (const char* unknown : {"cutlass_2_9", "cutlass_4_6", "cutlass", "cutlass_4", "cutlass_4_5x", "torh"})
+  for (const char* unknown : {"cutlass_3_7", "cutlass_4_1", "cutlass_4_2", "cutlass_4_3", "cutlass_3_10",
+                              "cutlass_2_9", "cutlass_4_6", "cutlass", "cutlass_4", "torh"})
     CHECK_FALSE(schema.is_dependency(unknown));
-  CHECK(schema.cutlass_range_first() == MajorMinor{3, 5});
-  CHECK(schema.cutlass_range_last() == MajorMinor{4, 5});
+  CHECK(schema.dependencies().size() == 11);
+  CHECK(schema.dependencies().front() == "torch");
+}
+
+TEST_CASE("git URLs take upstream's schemes") {
+  CHECK(words(BuildTomlSchema::builtin().git_url_schemes()) ==
+        std::vector<std::string>{"https", "http", "git", "ssh", "git+ssh", "git+https", "git+http"});
 }
 
 TEST_CASE("which format added or removed a key") {
@@ -83,10 +90,26 @@ TEST_CASE("which format added or removed a key") {
   REQUIRE(tpu);
   CHECK(tpu->edition == 5);
   CHECK(tpu->advice == "add `edition = 5` to [general]");
-  const EditionKey* rocm = schema.find_edition_key("general", "rocm");
-  REQUIRE(rocm);
-  CHECK(rocm->edition == 4);
-  CHECK(schema.find_edition_key("general", "name") == nullptr);
+  REQUIRE(schema.find_edition_key("general.neuron", "kernel-depends"));
+  // Keys v4 has too (kernels-data v4.rs): no format restriction.
+  for (auto [path, key] : {std::pair{"general", "source"}, {"torch", "cxx-flags"}, {"tvm-ffi", "cxx-flags"},
+                           {"torch-noarch", "pyext"}, {"torch-noarch", "cuda_capabilities"},
+                           {"torch-noarch", "rocm_archs"}, {"general", "name"}}) {
+    INFO(path << " " << key);
+    CHECK(schema.find_edition_key(path, key) == nullptr);
+  }
+  // Edition 5 removed no key of v4, and no format has these.
+  CHECK(schema.find_edition_key("general", "rocm") == nullptr);
+  CHECK(schema.find_edition_key("general.cuda", "capabilities") == nullptr);
+  for (std::string_view table : {"general", "general.cuda"}) {
+    const auto keys = words(schema.keys(table));
+    const bool has_minver = std::find(keys.begin(), keys.end(), "minver") != keys.end();
+    CHECK(has_minver == (table == "general.cuda"));
+  }
+  const EditionKey* abi = schema.find_edition_5_table_value("torch", "stable-abi");
+  REQUIRE(abi);
+  CHECK(abi->advice.find("stable-abi = \"2.10\"") != std::string_view::npos);
+  CHECK(schema.find_edition_5_table_value("torch", "src") == nullptr);
   CHECK(schema.find_pre_v4_key("kernel", "language") != nullptr);
   CHECK(schema.find_pre_v4_key("torch", "universal") != nullptr);
   CHECK(schema.find_pre_v4_key("kernel", "universal") == nullptr);
@@ -115,12 +138,14 @@ TEST_CASE("a broken schema is refused with a location") {
   REQUIRE_FALSE(unknown_entry);
   CHECK(unknown_entry.error().message.find("unknown entry `backend`") != std::string::npos);
 
-  auto cutlass = BuildTomlSchema::parse(edited("\"cutlass_4_5\",", "\"cutlass_4_5\", \"cutlass_5_0\","), "s.toml");
-  REQUIRE_FALSE(cutlass);
-  CHECK(cutlass.error().message.find("cutlass_5_0") != std::string::npos);
+  auto cutlass_range = BuildTomlSchema::parse(edited("[depends]\n", "[depends]\ncutlass-range = [\"3.5\", \"4.5\"]\n"),
+                                              "s.toml");
+  REQUIRE_FALSE(cutlass_range);
+  CHECK(cutlass_range.error().message.find("cutlass-range") != std::string::npos);
 
-  auto twice = BuildTomlSchema::parse(edited("torch = [\"cxx-flags\"]\n", "torch = [\"cxx-flags\", \"cxx-flags\"]\n"),
-                                      "s.toml");
+  auto twice = BuildTomlSchema::parse(
+      edited("\"general.xpu\" = [\"kernel-depends\"]\n", "\"general.xpu\" = [\"kernel-depends\", \"kernel-depends\"]\n"),
+      "s.toml");
   REQUIRE_FALSE(twice);
   CHECK(twice.error().message.find("listed twice") != std::string::npos);
 

@@ -423,7 +423,7 @@ TEST_CASE("kernel backend: required, known, and inferred for the model when miss
   CHECK(missing.config->kernels[0].backend == "cuda");  // from its cuda-capabilities
 }
 
-TEST_CASE("depends: known values, CUTLASS versions 2.10 and 3.5 to 4.5") {
+TEST_CASE("depends: exactly upstream's values (torch, the CUTLASS versions it ships, sycl_tla, metal-cpp)") {
   auto with_depends = [](std::string_view list) {
     return parse(replaced(kValid, R"(depends = ["torch"])", "depends = " + std::string(list)));
   };
@@ -432,6 +432,14 @@ TEST_CASE("depends: known values, CUTLASS versions 2.10 and 3.5 to 4.5") {
         R"(["cutlass_4_0"])", R"(["cutlass_4_5"])", R"(["sycl_tla"])", R"(["metal-cpp"])"}) {
     INFO(ok);
     CHECK(with_depends(ok).problems.empty());
+  }
+  // kernels-data deps.rs has no CUTLASS 3.7, 4.1, 4.2 or 4.3.
+  for (std::string_view missing : {"cutlass_3_7", "cutlass_4_1", "cutlass_4_2", "cutlass_4_3", "cutlass_3_10"}) {
+    INFO(missing);
+    BuildConfigParse parsed = with_depends("[\"" + std::string(missing) + "\"]");
+    REQUIRE(parsed.problems.size() == 1);
+    CHECK(parsed.problems[0].severity == Severity::Error);
+    CHECK(parsed.problems[0].message.find("unknown dependency `" + std::string(missing) + "`") != std::string::npos);
   }
   BuildConfigParse old = with_depends(R"(["torch", "cutlass_3_4"])");
   CHECK(
@@ -492,12 +500,14 @@ TEST_CASE("versions are strings of dot-separated numbers") {
             .problems.empty());
 }
 
-TEST_CASE("an empty cuda-capabilities list builds nothing") {
+TEST_CASE("an empty cuda-capabilities list means the builder's defaults") {
   BuildConfigParse parsed = parse(replaced(kValid, R"(["8.0", "9.0a"])", "[]"));
-  CHECK(problem(parsed, "`cuda-capabilities` is empty").location.range == range(14, 20, 14, 22));
+  const Finding& f = problem(parsed, "`cuda-capabilities` is empty, which kernel-builder treats as absent");
+  CHECK(f.severity == Severity::Warning);
+  CHECK(f.location.range == range(14, 20, 14, 22));
   REQUIRE(parsed.config);
-  REQUIRE(parsed.config->kernels[0].cuda_capabilities);
-  CHECK(parsed.config->kernels[0].cuda_capabilities->empty());
+  CHECK_FALSE(parsed.config->kernels[0].cuda_capabilities);  // as if absent: defaults apply
+  CHECK(parsed.config->kernels[0].cuda_capabilities_range == range(14, 20, 14, 22));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,7 +588,7 @@ TEST_CASE("v4 (no edition) is read with a legacy-format warning and an add-editi
   const std::string text = read_text(kFixtures / "legacy_v4.toml");
   BuildConfigParse parsed = parse_build_toml("legacy_v4.toml", text);
   INFO(describe(parsed.problems));
-  REQUIRE(parsed.problems.size() == 1);  // [general.cuda] capabilities is still v4
+  REQUIRE(parsed.problems.size() == 1);  // `source`, [general.cuda] and `cxx-flags` are all v4
   const Finding& f = parsed.problems[0];
   CHECK(f.severity == Severity::Warning);
   CHECK(f.message.find("legacy format") != std::string::npos);
@@ -590,13 +600,46 @@ TEST_CASE("v4 (no edition) is read with a legacy-format warning and an add-editi
   REQUIRE(parsed.config);
   CHECK(parsed.config->format_version == 4);
   CHECK(parsed.config->kernels.at(0).backend == "cuda");
+  CHECK(parsed.config->general.source == "https://github.com/huggingface/kernels-community");
+  CHECK(parsed.config->framework.cxx_flags == std::vector<std::string>{"-DACTIVATION_V4"});
 
-  // With the edition added, the v4-only key is an error that says where it went.
+  // Edition 5 has every key of v4 (kernels-data v5.rs): with the edition added, nothing to say.
   BuildConfigParse upgraded = parse(applied(text, f.fixes[0]));
-  const Finding& removed = problem(upgraded, "`capabilities` was removed in edition 5");
-  CHECK(removed.location.range == range(8, 0, 8, 12));
-  CHECK(removed.message.find("cuda-capabilities") != std::string::npos);
+  INFO(describe(upgraded.problems));
+  CHECK(upgraded.problems.empty());
   CHECK(upgraded.config->format_version == 5);
+}
+
+TEST_CASE("v4 [torch-noarch] has pyext, cuda_capabilities and rocm_archs") {
+  BuildConfigParse parsed = parse(R"([general]
+name = "noarch"
+version = 1
+license = "MIT"
+backends = ["rocm"]
+
+[torch-noarch]
+pyext = ["py", "pyi", "json"]
+cuda_capabilities = ["9.0"]
+rocm_archs = ["gfx942"]
+)");
+  INFO(describe(parsed.problems));
+  REQUIRE(parsed.problems.size() == 1);
+  CHECK(parsed.problems[0].message.find("legacy format") != std::string::npos);
+  REQUIRE(parsed.config);
+  CHECK(parsed.config->framework.pyext == std::vector<std::string>{"py", "pyi", "json"});
+}
+
+TEST_CASE("a per-backend stable-abi table needs edition 5; one version does not") {
+  const std::string table = replaced(kValid, "[torch]\n", "[torch]\nstable-abi = { cuda = \"2.10\" }\n");
+  CHECK(parse(table).problems.empty());
+  BuildConfigParse v4 = parse(replaced(table, "edition = 5\n", ""));
+  const Finding& f = problem(v4, "a per-backend `stable-abi` table needs edition 5");
+  CHECK(f.severity == Severity::Error);
+  CHECK(f.location.range == range(7, 0, 7, 10));
+  CHECK(f.message.find("stable-abi = \"2.10\"") != std::string::npos);
+  BuildConfigParse one = parse(replaced(replaced(table, "edition = 5\n", ""), "{ cuda = \"2.10\" }", "\"2.10\""));
+  INFO(describe(one.problems));
+  CHECK(one.problems.size() == 1);  // the legacy-format warning only
 }
 
 TEST_CASE("edition-5 keys in a file without edition ask for the edition") {

@@ -47,3 +47,19 @@ template <class T, class... Rest> __device__ void __nv_atomic_xor(T* ptr, Rest..
 template <class T, class... Rest> __device__ void __nv_atomic_min(T* ptr, Rest...);
 template <class T, class... Rest> __device__ void __nv_atomic_max(T* ptr, Rest...);
 template <class... Args> __device__ void __nv_atomic_thread_fence(Args...);
+
+/* The cache-hint loads and stores. CUDA declares them in sm_32_intrinsics.h (and, for half and
+   bfloat16, in cuda_fp16.hpp / cuda_bf16.hpp), but clang's wrapper skips sm_32_intrinsics.h and
+   declares only __ldg: without these, every statement that uses __ldcs or __stcs (llm.c's and
+   many PyTorch kernels' streaming loads) is an undeclared call to clang and its access is lost.
+   Generic over the element type; CUDA's own non-template overloads, where a header declares
+   them, win overload resolution. */
+template <class T> __device__ T __ldcg(const T* ptr);
+template <class T> __device__ T __ldca(const T* ptr);
+template <class T> __device__ T __ldcs(const T* ptr);
+template <class T> __device__ T __ldlu(const T* ptr);
+template <class T> __device__ T __ldcv(const T* ptr);
+template <class T, class V> __device__ void __stcg(T* ptr, V value);
+template <class T, class V> __device__ void __stcs(T* ptr, V value);
+template <class T, class V> __device__ void __stwb(T* ptr, V value);
+template <class T, class V> __device__ void __stwt(T* ptr, V value);

@@ -278,10 +278,13 @@ __device__ __forceinline__ void interleaved_angles(const InterArgs& a, unsigned 
   if (MODE == 0) {
     constexpr int F4 = N / 4;
     const int64_t o = row_offset(row, a.inner, a.cs_so, a.cs_si) + j * F4;
+    // Each lane reads its F4 adjacent float4s in this unrolled loop: every instruction alone
+    // spans twice its bytes (what the rule measures), but the two together use each sector
+    // they fetch, and the kernel runs at the bandwidth of a copy (kernels/README.md).
 #pragma unroll
     for (int u = 0; u < F4; ++u) {
-      const float4 x = __ldcs(cosv + o + u);
-      const float4 y = __ldcs(sinv + o + u);
+      const float4 x = __ldcs(cosv + o + u);  // kernel-lsp: ignore[uncoalesced-access]
+      const float4 y = __ldcs(sinv + o + u);  // kernel-lsp: ignore[uncoalesced-access]
       c[4 * u] = x.x; c[4 * u + 1] = x.y; c[4 * u + 2] = x.z; c[4 * u + 3] = x.w;
       s[4 * u] = y.x; s[4 * u + 1] = y.y; s[4 * u + 2] = y.z; s[4 * u + 3] = y.w;
     }
@@ -299,7 +302,8 @@ __device__ __forceinline__ void interleaved_angles(const InterArgs& a, unsigned 
         const int f = pi / 3;
         const int ax = pi - 3 * f;
         const float gv = ax == 0 ? g0 : (ax == 1 ? g1 : g2);
-        const float ang = __fmul_rn(__ldg(freqs + f), gv);
+        // freqs is a table of a few dozen floats, read from L1 by every row.
+        const float ang = __fmul_rn(__ldg(freqs + f), gv);  // kernel-lsp: ignore[uncoalesced-access]
         sincosf(ang, &sv, &cv);
       }
       c[2 * m] = cv; c[2 * m + 1] = cv;
