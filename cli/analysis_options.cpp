@@ -41,6 +41,10 @@ void add_analysis_options(CLI::App& command, AnalysisOptionValues& values) {
                      "PyTorch include folder (repeat the option for each); else found (Torch_DIR, python3's "
                      "torch, libtorch-dev) or kernel-lsp's stand-in")
       ->allow_extra_args(false);
+  command.add_option("--cutlass-path", values.cutlass_path,
+                     "CUTLASS checkout or include folder (repeat the option for each); else CUTLASS_PATH, "
+                     "CUTLASS_DIR, CUTLASS_HOME")
+      ->allow_extra_args(false);
 }
 
 std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptionValues& values,
@@ -49,6 +53,7 @@ std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptio
   if (!values.cuda_path.empty()) settings.cuda_path = values.cuda_path;
   settings.extra_flags = values.extra_flags;
   for (const std::string& dir : values.torch_include_path) settings.torch_include_path.emplace_back(dir);
+  for (const std::string& dir : values.cutlass_path) settings.cutlass_path.emplace_back(dir);
   if (!values.archs_text.empty()) {
     std::string error;
     if (!parse_arch_list(values.archs_text, settings.arch_override, error)) {

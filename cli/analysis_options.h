@@ -17,6 +17,7 @@ struct AnalysisOptionValues {
   std::string archs_text;  // --arch, comma-separated
   std::vector<std::string> extra_flags;
   std::vector<std::string> torch_include_path;
+  std::vector<std::string> cutlass_path;
 };
 
 // Adds --cuda-path, --arch, --extra-flag and --torch-include-path to `command`, bound to `values`.

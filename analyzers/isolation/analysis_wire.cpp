@@ -255,6 +255,7 @@ json settings_to_json(const AnalysisSettings& s) {
   return {{"cuda_path", s.cuda_path ? json(s.cuda_path->string()) : json(nullptr)},
           {"extra_flags", s.extra_flags},
           {"torch_include_path", paths_to_json(s.torch_include_path)},
+          {"cutlass_path", paths_to_json(s.cutlass_path)},
           {"arch_override", capabilities_to_json(s.arch_override)},
           {"default_archs", capabilities_to_json(s.default_archs)},
           {"severities", std::move(severities)},
@@ -270,6 +271,7 @@ AnalysisSettings settings_from_json(const json& j) {
   s.extra_flags = j.at("extra_flags").get<std::vector<std::string>>();
   for (const auto& dir : j.at("torch_include_path").get<std::vector<std::string>>())
     s.torch_include_path.emplace_back(dir);
+  for (const auto& dir : j.at("cutlass_path").get<std::vector<std::string>>()) s.cutlass_path.emplace_back(dir);
   s.arch_override = capabilities_from(j.at("arch_override"));
   s.default_archs = capabilities_from(j.at("default_archs"));
   for (const auto& [rule, severity] : j.at("severities").items())

@@ -320,6 +320,11 @@ void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
       return;
     }
   }
+  // A condition the compiler folds (a template flag, `true || x`): only that branch exists.
+  if (std::optional<bool> known = constant_condition(ifs)) {
+    if (const clang::Stmt* taken = *known ? ifs->getThen() : ifs->getElse()) exec(taken, env);
+    return;
+  }
   eval(ifs->getCond(), env);
   Env t = env, f = env;
   assume(ifs->getCond(), true, t);
@@ -453,15 +458,37 @@ std::set<const clang::Stmt*> AccessInterpreter::Impl::loop_top_level(const clang
                                                                      const clang::Stmt* body) const {
   std::set<const clang::Stmt*> top_level;
   if (inc) top_level.insert(inc->IgnoreParens());
-  if (auto* compound = llvm::dyn_cast_or_null<clang::CompoundStmt>(body)) {
-    for (const clang::Stmt* child : compound->body()) {
-      if (auto* e = llvm::dyn_cast<clang::Expr>(child)) top_level.insert(e->IgnoreParens());
-      else top_level.insert(child);
-    }
-  } else if (body) {
-    if (auto* e = llvm::dyn_cast<clang::Expr>(body)) top_level.insert(e->IgnoreParens());
-  }
+  add_top_level(body, top_level);
   return top_level;
+}
+
+// The statements of `s` that run on every iteration: its own, and those of an `if` whose
+// condition is a compile-time constant (`if (Is_even_cols || it < n)` with Is_even_cols a
+// template argument), whose taken branch is all that is compiled.
+void AccessInterpreter::Impl::add_top_level(const clang::Stmt* s, std::set<const clang::Stmt*>& top_level) const {
+  if (!s) return;
+  if (auto* compound = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+    for (const clang::Stmt* child : compound->body()) add_top_level(child, top_level);
+    return;
+  }
+  if (auto* ifs = llvm::dyn_cast<clang::IfStmt>(s)) {
+    if (std::optional<bool> taken = constant_condition(ifs)) {
+      add_top_level(*taken ? ifs->getThen() : ifs->getElse(), top_level);
+      return;
+    }
+  }
+  if (auto* e = llvm::dyn_cast<clang::Expr>(s)) top_level.insert(e->IgnoreParens());
+  else top_level.insert(s);
+}
+
+// The value of an `if`'s condition when the compiler knows it (no init, no condition variable).
+std::optional<bool> AccessInterpreter::Impl::constant_condition(const clang::IfStmt* ifs) const {
+  const clang::Expr* cond = ifs->getCond();
+  if (!cond || ifs->getInit() || ifs->getConditionVariable() || cond->isValueDependent() || cond->containsErrors())
+    return std::nullopt;
+  bool value = false;
+  if (!cond->EvaluateAsBooleanCondition(value, ctx)) return std::nullopt;
+  return value;
 }
 
 // One variable the loop assigns, at the head of the abstract iteration in `entry`.

@@ -312,6 +312,8 @@ struct AccessInterpreter::Impl {
   // evaluates a step (quietly) before it takes a reference into entry.vars, and
   // advance_induction only adds atoms.
   std::set<const clang::Stmt*> loop_top_level(const clang::Expr* inc, const clang::Stmt* body) const;
+  void add_top_level(const clang::Stmt* s, std::set<const clang::Stmt*>& top_level) const;
+  std::optional<bool> constant_condition(const clang::IfStmt* ifs) const;
   // Assignments to variables in a loop: which ones step by a loop-invariant amount.
   void collect_modifications(const clang::Stmt* s, ModificationMap& mods,
                              const std::set<const clang::Stmt*>& top_level);

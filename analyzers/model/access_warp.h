@@ -5,7 +5,8 @@
 // thread-index atoms take their lane values, quotients (`tid / 32`) are evaluated per lane, and
 // every other atom takes one large, sector-aligned value per warp (so a runtime stride counts as
 // "far apart", a runtime row offset as "somewhere aligned"). Known congruences keep their
-// residues, so `in[i + 1]` starts 4 bytes into a sector.
+// residues, so `in[i + 1]` starts 4 bytes into a sector. Block, warp and loop indices whose
+// coefficient every launch fixes are then stepped through the residues they reach (row starts).
 //
 // No clang; pure function of its inputs.
 #include <cstdint>

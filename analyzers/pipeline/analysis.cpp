@@ -10,6 +10,7 @@
 #include "analyzers/frontend/compile_database.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/frontend/cutlass_headers.h"
 #include "analyzers/frontend/torch_headers.h"
 #include "analyzers/pipeline/arch_parses.h"
 #include "analyzers/pipeline/stage_timer.h"
@@ -114,6 +115,12 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
       if (auto flags = flags_from_database(*database, file)) inputs.project_flags = flags->args;
     }
   }
+  // CUTLASS where the project's flags do not already reach one.
+  std::vector<std::string> reached = inputs.project_flags;
+  reached.insert(reached.end(), inputs.extra_flags.begin(), inputs.extra_flags.end());
+  for (const auto& dir : inputs.build_toml_include_dirs) reached.push_back("-I" + dir.string());
+  std::vector<std::string> cutlass = cutlass_include_flags(find_cutlass_headers(settings.cutlass_path), reached);
+  inputs.extra_flags.insert(inputs.extra_flags.end(), cutlass.begin(), cutlass.end());
   // PyTorch's headers (or the stand-in) last, so that the project's and the user's own include
   // folders win; none when either already reaches a torch.
   if (!include_flags_reach_torch(inputs.project_flags) && !include_flags_reach_torch(inputs.extra_flags))

@@ -30,6 +30,9 @@ struct AnalysisSettings {
   // PyTorch's include folders (torchIncludePath, --torch-include-path); else they are looked
   // for (frontend/torch_headers.h), and kernel-lsp's stand-in is used when none are found.
   std::vector<std::filesystem::path> torch_include_path;
+  // CUTLASS checkouts (cutlassPath, --cutlass-path); else CUTLASS_PATH and the like
+  // (frontend/cutlass_headers.h); nothing when none is found.
+  std::vector<std::filesystem::path> cutlass_path;
   std::vector<Capability> arch_override;           // --arch: replaces build.toml's list
   std::vector<Capability> default_archs;           // used when no build.toml applies (else builder default)
   std::map<std::string, Severity> severity_overrides;

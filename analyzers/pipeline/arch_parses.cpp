@@ -136,11 +136,14 @@ void carry_uses_over_error_lines(std::vector<ArchParse>& parses) {
 
 void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result) {
   for (const auto& header : result.missing_headers) {
+    // CUTLASS is fetched by the builder, so kernel-builder projects have no copy of their own.
+    bool cutlass = header.rfind("cute/", 0) == 0 || header.rfind("cutlass/", 0) == 0;
+    std::string where = cutlass ? "Point the cutlassPath setting (or CUTLASS_PATH) at a CUTLASS checkout"
+                                : "Add its include path (compile_commands.json, or the extraFlags setting)";
     result.findings.push_back(frontend_finding(
         {file_name, include_line_of(text, header)},
-        "`" + header +
-            "` was not found; device code that does not depend on it is still analysed. "
-            "Add its include path (compile_commands.json, or the extraFlags setting) for complete results."));
+        "`" + header + "` was not found; device code that does not depend on it is still analysed. " + where +
+            " for complete results."));
   }
 }
 

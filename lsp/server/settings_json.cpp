@@ -37,6 +37,8 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
       if (!string_list(value, settings.extra_flags)) bad(key, "a list of strings");
     } else if (key == "torchIncludePath") {
       if (!string_list(value, settings.torch_include_path)) bad(key, "a list of strings");
+    } else if (key == "cutlassPath") {
+      if (!string_list(value, settings.cutlass_path)) bad(key, "a list of strings");
     } else if (key == "defaultArchs") {
       if (!string_list(value, settings.default_archs)) bad(key, "a list of strings");
     } else if (key == "disabledRules") {

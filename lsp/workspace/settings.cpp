@@ -21,6 +21,7 @@ AnalysisSettingsConversion to_analysis_settings(const Settings& settings) {
   out.settings.cuda_path = settings.cuda_path;
   out.settings.extra_flags = settings.extra_flags;
   for (const std::string& dir : settings.torch_include_path) out.settings.torch_include_path.emplace_back(dir);
+  for (const std::string& dir : settings.cutlass_path) out.settings.cutlass_path.emplace_back(dir);
   out.settings.cache_parses = true;
   for (const std::string& text : settings.default_archs) {
     if (auto capability = analyzers::parse_capability(text))

@@ -18,6 +18,7 @@ struct Settings {
   std::optional<std::filesystem::path> cuda_path;
   std::vector<std::string> extra_flags;
   std::vector<std::string> torch_include_path;   // PyTorch's include folders (else found, or the stand-in)
+  std::vector<std::string> cutlass_path;         // CUTLASS checkouts (else CUTLASS_PATH, ...)
   std::vector<std::string> default_archs;         // as build.toml writes them: "8.0", "9.0a"
   std::map<std::string, std::string> severities;  // rule id → error|warning|info|hint|off
   std::set<std::string> disabled_rules;

@@ -7,6 +7,7 @@ export interface KernelLspSettings {
   cudaPath: string;
   extraFlags: string[];
   torchIncludePath: string[];
+  cutlassPath: string[];
   defaultArchs: string[];
   severities: Record<string, string>;
   disabledRules: string[];
@@ -18,6 +19,7 @@ export const defaultSettings: KernelLspSettings = {
   cudaPath: '',
   extraFlags: [],
   torchIncludePath: [],
+  cutlassPath: [],
   defaultArchs: [],
   severities: {},
   disabledRules: [],
@@ -46,6 +48,7 @@ export function readSettings(get: (key: string) => unknown): KernelLspSettings {
     cudaPath: stringOr('cudaPath', ''),
     extraFlags: list('extraFlags'),
     torchIncludePath: list('torchIncludePath'),
+    cutlassPath: list('cutlassPath'),
     defaultArchs: list('defaultArchs'),
     severities,
     disabledRules: list('disabledRules'),
@@ -79,6 +82,7 @@ export function initializationOptions(settings: KernelLspSettings): Record<strin
   };
   if (settings.cudaPath) options.cudaPath = settings.cudaPath;
   if (settings.torchIncludePath.length) options.torchIncludePath = settings.torchIncludePath;
+  if (settings.cutlassPath.length) options.cutlassPath = settings.cutlassPath;
   return options;
 }
 
