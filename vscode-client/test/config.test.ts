@@ -36,6 +36,9 @@ test('initialization options carry what the server reads', () => {
   assert.equal('torchIncludePath' in initializationOptions(defaultSettings), false);
   assert.deepEqual(initializationOptions({ ...defaultSettings, torchIncludePath: ['/opt/torch/include'] })
     .torchIncludePath, ['/opt/torch/include']);
+  assert.equal('cutlassPath' in initializationOptions(defaultSettings), false);
+  assert.deepEqual(initializationOptions({ ...defaultSettings, cutlassPath: ['/opt/cutlass'] }).cutlassPath,
+    ['/opt/cutlass']);
 });
 
 test('the project is the folder of the nearest build.toml above', () => {
