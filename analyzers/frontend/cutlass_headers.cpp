@@ -1,6 +1,9 @@
 #include "analyzers/frontend/cutlass_headers.h"
 
+#include "analyzers/frontend/include_flags.h"
+
 #include <cstdlib>
+#include <string>
 #include <system_error>
 
 namespace kl::analyzers {
@@ -47,14 +50,8 @@ std::optional<CutlassHeaders> find_cutlass_headers(const std::vector<fs::path>& 
 std::vector<std::string> cutlass_include_flags(const std::optional<CutlassHeaders>& found,
                                                const std::vector<std::string>& flags) {
   if (!found) return {};
-  for (size_t i = 0; i < flags.size(); ++i) {
-    const std::string& f = flags[i];
-    std::string dir;
-    if ((f == "-I" || f == "-isystem") && i + 1 < flags.size()) dir = flags[i + 1];
-    else if (f.rfind("-I", 0) == 0 && f.size() > 2) dir = f.substr(2);
-    else if (f.rfind("-isystem", 0) == 0 && f.size() > 8) dir = f.substr(8);
-    if (!dir.empty() && holds_cutlass(dir)) return {};
-  }
+  for (const std::string& dir : include_dirs_in(flags))
+    if (holds_cutlass(dir)) return {};
   std::vector<std::string> out;
   for (const fs::path& dir : found->dirs) {
     out.push_back("-isystem");

@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "analyzers/frontend/include_flags.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
 
@@ -233,18 +234,8 @@ fs::path default_torch_standin_dir() {
 }
 
 bool include_flags_reach_torch(const std::vector<std::string>& flags) {
-  static const std::vector<std::string> kPrefixes = {"-isystem", "-idirafter", "-iquote", "-I",
-                                                     "--include-directory="};
-  for (size_t i = 0; i < flags.size(); ++i) {
-    for (const auto& prefix : kPrefixes) {
-      if (flags[i].rfind(prefix, 0) != 0) continue;
-      std::string dir = flags[i].substr(prefix.size());
-      if (dir.empty() && i + 1 < flags.size()) dir = flags[i + 1];
-      if (!dir.empty() && has_aten(dir)) return true;
-      break;
-    }
-  }
-  return false;
+  std::vector<std::string> dirs = include_dirs_in(flags);
+  return std::any_of(dirs.begin(), dirs.end(), [](const std::string& d) { return has_aten(d); });
 }
 
 std::vector<std::string> torch_include_flags(const TorchHeaders& found, const fs::path& standin_dir) {

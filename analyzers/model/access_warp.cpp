@@ -512,6 +512,12 @@ std::string BlockShape::describe() const {
   return out + ")";
 }
 
+uint32_t sectors_for_stride(uint32_t lanes, int64_t stride, uint32_t width) {
+  std::vector<Wide> addresses;
+  for (uint32_t lane = 0; lane < lanes; ++lane) addresses.push_back(Wide(lane) * stride);
+  return count_sectors(addresses, width, 0);
+}
+
 WarpEstimate estimate_warp(const WarpQuery& q) {
   WarpEstimate out;
   Poly offset = resolved_offset(q);

@@ -73,4 +73,8 @@ struct WarpEstimate {
 
 WarpEstimate estimate_warp(const WarpQuery& query);
 
+// Sectors of one warp request of `lanes` lanes, `stride` bytes apart, `width` bytes each, the
+// first on a sector boundary (the count estimate_warp makes for a simulated warp).
+uint32_t sectors_for_stride(uint32_t lanes, int64_t stride, uint32_t width);
+
 }  // namespace kl::analyzers

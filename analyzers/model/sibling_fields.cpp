@@ -1,5 +1,7 @@
 #include "analyzers/model/sibling_fields.h"
 
+#include "analyzers/model/access_warp.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -8,17 +10,6 @@
 #include <utility>
 
 namespace kl::analyzers {
-
-uint32_t sectors_for_stride(uint32_t lanes, int64_t stride, uint32_t width) {
-  std::set<int64_t> sectors;
-  for (uint32_t lane = 0; lane < lanes; ++lane) {
-    int64_t first = static_cast<int64_t>(lane) * stride;
-    int64_t last = first + width - 1;
-    auto floor32 = [](int64_t v) { return v >= 0 ? v / 32 : -((-v + 31) / 32); };
-    for (int64_t s = floor32(first); s <= floor32(last); ++s) sectors.insert(s);
-  }
-  return static_cast<uint32_t>(sectors.size());
-}
 
 namespace {
 

@@ -18,8 +18,4 @@ namespace kl::analyzers {
 // Re-judges the records [begin, end) of `records` in place.
 void merge_sibling_fields(std::vector<MemoryAccess>& records, size_t begin);
 
-// Sectors of one warp request of `lanes` lanes, `stride` bytes apart, `width` bytes each, the
-// first on a sector boundary.
-uint32_t sectors_for_stride(uint32_t lanes, int64_t stride, uint32_t width);
-
 }  // namespace kl::analyzers

@@ -24,6 +24,12 @@
 namespace kl::analyzers {
 namespace fs = std::filesystem;
 
+// Headers of libraries kernel files include that the project does not carry, found once.
+struct LibraryHeaders {
+  std::vector<std::string> torch_flags;  // -isystem for PyTorch's headers or the stand-in
+  std::optional<CutlassHeaders> cutlass;
+};
+
 struct Analyzer::State {
   AnalysisSettings settings;
   std::once_flag toolkit_once;
@@ -31,8 +37,8 @@ struct Analyzer::State {
   std::string toolkit_problem;
   PreambleCache preambles;
   std::thread toolkit_finder;  // find_toolkit_in_background(); joined by ~Analyzer
-  std::once_flag torch_once;
-  std::vector<std::string> torch_flags;  // -isystem for PyTorch's headers or the stand-in
+  std::once_flag libraries_once;
+  LibraryHeaders libraries;
 
   const CudaToolkit* find_toolkit() {
     std::call_once(toolkit_once, [&] {
@@ -43,15 +49,16 @@ struct Analyzer::State {
     return toolkit ? &*toolkit : nullptr;
   }
 
-  // PyTorch's headers for torch-style files, looked up once per Analyzer (the lookup may ask
-  // python3 for its torch): the real ones when found, else kernel-lsp's stand-in.
-  const std::vector<std::string>& find_torch() {
-    std::call_once(torch_once, [&] {
+  // PyTorch's headers for torch-style files (the real ones when found, else kernel-lsp's
+  // stand-in) and CUTLASS, looked up once per Analyzer: the torch lookup may ask python3.
+  const LibraryHeaders& find_libraries() {
+    std::call_once(libraries_once, [&] {
       TorchHeaderQuery query;
       query.explicit_dirs = settings.torch_include_path;
-      torch_flags = torch_include_flags(find_torch_headers(query), default_torch_standin_dir());
+      libraries.torch_flags = torch_include_flags(find_torch_headers(query), default_torch_standin_dir());
+      libraries.cutlass = find_cutlass_headers(settings.cutlass_path);
     });
-    return torch_flags;
+    return libraries;
   }
 
   // Stage "toolkit": the toolkit (looked up once per Analyzer); without one, a warning that
@@ -99,7 +106,7 @@ TargetArchs project_stage(const fs::path& file, const BuildConfigParse* project,
 // for the file, extraFlags.
 ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettings& settings,
                                       const CudaToolkit* toolkit, const TargetArchs& targets,
-                                      const std::vector<std::string>& torch_flags) {
+                                      const LibraryHeaders& libraries) {
   ClangCommandInputs inputs;
   inputs.file = file;
   if (toolkit) inputs.cuda_root = toolkit->root;
@@ -119,12 +126,12 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
   std::vector<std::string> reached = inputs.project_flags;
   reached.insert(reached.end(), inputs.extra_flags.begin(), inputs.extra_flags.end());
   for (const auto& dir : inputs.build_toml_include_dirs) reached.push_back("-I" + dir.string());
-  std::vector<std::string> cutlass = cutlass_include_flags(find_cutlass_headers(settings.cutlass_path), reached);
+  std::vector<std::string> cutlass = cutlass_include_flags(libraries.cutlass, reached);
   inputs.extra_flags.insert(inputs.extra_flags.end(), cutlass.begin(), cutlass.end());
   // PyTorch's headers (or the stand-in) last, so that the project's and the user's own include
   // folders win; none when either already reaches a torch.
   if (!include_flags_reach_torch(inputs.project_flags) && !include_flags_reach_torch(inputs.extra_flags))
-    inputs.extra_flags.insert(inputs.extra_flags.end(), torch_flags.begin(), torch_flags.end());
+    inputs.extra_flags.insert(inputs.extra_flags.end(), libraries.torch_flags.begin(), libraries.torch_flags.end());
   return inputs;
 }
 
@@ -132,11 +139,11 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
 // when parses are cached.
 ParseRequest parse_request(const fs::path& file, std::string_view text, const AnalysisSettings& settings,
                            const CudaToolkit* toolkit, const TargetArchs& targets,
-                           const std::vector<std::string>& torch_flags, PreambleCache* preambles,
+                           const LibraryHeaders& libraries, PreambleCache* preambles,
                            const CancellationToken* cancel) {
   return ParseRequest{.file = file,
                       .text = text,
-                      .command = command_line_stage(file, settings, toolkit, targets, torch_flags),
+                      .command = command_line_stage(file, settings, toolkit, targets, libraries),
                       .features = &FeatureTable::builtin(),
                       .model = ModelOptions{settings.assumed_pointer_alignment},
                       .preambles = settings.cache_parses ? preambles : nullptr,
@@ -261,7 +268,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   if (result.archs.archs.empty()) return result;
 
   ParseRequest request =
-      parse_request(file, text, settings, toolkit, targets, state_->find_torch(), &state_->preambles, cancel);
+      parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), &state_->preambles, cancel);
   std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result);
   if (result.cancelled || parses.empty()) return result;
   carry_uses_over_error_lines(parses);
