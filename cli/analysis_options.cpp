@@ -45,6 +45,9 @@ void add_analysis_options(CLI::App& command, AnalysisOptionValues& values) {
                      "CUTLASS checkout or include folder (repeat the option for each); else CUTLASS_PATH, "
                      "CUTLASS_DIR, CUTLASS_HOME")
       ->allow_extra_args(false);
+  command.add_flag("--no-shared-pch", values.no_shared_pch,
+                   "Parse CUDA's headers with every file instead of loading them precompiled (same findings, slower; "
+                   "the precompiled headers live in KERNEL_LSP_PCH_DIR, else ~/.cache/kernel-lsp/pch)");
 }
 
 std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptionValues& values,
@@ -54,6 +57,7 @@ std::optional<analyzers::AnalysisSettings> analysis_settings(const AnalysisOptio
   settings.extra_flags = values.extra_flags;
   for (const std::string& dir : values.torch_include_path) settings.torch_include_path.emplace_back(dir);
   for (const std::string& dir : values.cutlass_path) settings.cutlass_path.emplace_back(dir);
+  settings.shared_pch = !values.no_shared_pch;
   if (!values.archs_text.empty()) {
     std::string error;
     if (!parse_arch_list(values.archs_text, settings.arch_override, error)) {

@@ -18,6 +18,7 @@ struct AnalysisOptionValues {
   std::vector<std::string> extra_flags;
   std::vector<std::string> torch_include_path;
   std::vector<std::string> cutlass_path;
+  bool no_shared_pch = false;
 };
 
 // Adds --cuda-path, --arch, --extra-flag and --torch-include-path to `command`, bound to `values`.

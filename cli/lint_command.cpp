@@ -13,9 +13,11 @@
 #include "analyzers/isolation/isolated_analyzer.h"
 #include "analyzers/rules/rule_catalog.h"
 #include "cli/analysis_options.h"
+#include "cli/cache_key.h"
 #include "cli/header_findings.h"
 #include "cli/lint_targets.h"
 #include "cli/report.h"
+#include "cli/result_cache.h"
 #include "support/fs_paths.h"
 
 namespace kl::cli {
@@ -60,7 +62,30 @@ class LintAnalyser {
   std::unique_ptr<analyzers::Analyzer> local_;
 };
 
-FileResult analyse_one(LintAnalyser& analyzer, const LintTarget& target) {
+// Analyses `target` (its text in result.text) into `result`; true when the result may be
+// cached: the analysis finished (not cancelled, not failed, no exception).
+bool analyse_text(LintAnalyser& analyzer, const LintTarget& target, FileResult& result, AnalysisRecord& record) {
+  try {
+    if (target.kind == TargetKind::BuildToml) {
+      record.is_build_toml = true;
+      result.findings = analyzer.build_toml(target.path, result.text);
+    } else {
+      analyzers::FileAnalysis analysis = analyzer.source(target.path, result.text);
+      result.findings = std::move(analysis.findings);
+      result.kernels = std::move(analysis.coverage);
+      record.inputs = std::move(analysis.inputs);
+      if (analysis.cancelled) return false;
+    }
+  } catch (const std::exception& e) {
+    result.findings.push_back(analyzers::analysis_failure_finding(result.path, std::string("internal error (") + e.what() + ")"));
+    return false;
+  }
+  return std::none_of(result.findings.begin(), result.findings.end(), analyzers::is_analysis_failure);
+}
+
+// One target's result: from `cache` when it holds one for this text and nothing the analysis
+// read has changed (then no worker is asked), else analysed, and kept in `cache` when it may be.
+FileResult analyse_one(LintAnalyser& analyzer, ResultCache* cache, const LintTarget& target) {
   FileResult result;
   result.path = target.path.string();
   auto text = read_file_text(target.path);
@@ -73,18 +98,28 @@ FileResult analyse_one(LintAnalyser& analyzer, const LintTarget& target) {
     return result;
   }
   result.text = *text;
-  try {
-    if (target.kind == TargetKind::BuildToml) {
-      result.findings = analyzer.build_toml(target.path, result.text);
-    } else {
-      analyzers::FileAnalysis analysis = analyzer.source(target.path, result.text);
-      result.findings = std::move(analysis.findings);
-      result.kernels = std::move(analysis.coverage);
+  const std::filesystem::path absolute = absolute_normal(target.path);
+  if (cache) {
+    if (std::optional<CachedResult> hit = cache->lookup(absolute, result.text)) {
+      result.findings = std::move(hit->findings);
+      result.kernels = std::move(hit->kernels);
+      return result;
     }
-  } catch (const std::exception& e) {
-    result.findings.push_back(analyzers::analysis_failure_finding(result.path, std::string("internal error (") + e.what() + ")"));
   }
+  AnalysisRecord record;
+  record.started_ns = analysis_clock_ns();
+  if (analyse_text(analyzer, target, result, record) && cache)
+    cache->store(absolute, result.text, CachedResult{result.findings, result.kernels}, record);
   return result;
+}
+
+// The cache the options ask for: null with --no-cache, or when its folder cannot be made (the
+// run goes on uncached; a cache is never a reason to fail a lint).
+std::unique_ptr<ResultCache> open_result_cache(const LintOptions& options) {
+  if (!options.use_cache) return nullptr;
+  std::filesystem::path root = options.cache_dir.empty() ? default_cache_root() : std::filesystem::path(options.cache_dir);
+  return ResultCache::open(root, binary_identity(KERNEL_LSP_VERSION), settings_key(options.settings),
+                           options.settings.use_compile_commands);
 }
 
 // What `lint`'s options hold as parsed; LintOptions is made from it once the command runs.
@@ -135,6 +170,11 @@ RegisteredCommand add_lint_command(CLI::App& app) {
       ->add_option("--timeout", values->timeout_seconds,
                    "Seconds one file's analysis may take before it is stopped and reported (default 300)")
       ->check(CLI::PositiveNumber);
+  lint_command->add_flag("--no-cache", [&lint](int64_t) { lint.use_cache = false; },
+                         "Analyse every file, neither reading nor writing the result cache");
+  lint_command->add_option("--cache-dir", lint.cache_dir,
+                           "The result cache's folder (default: $KERNEL_LSP_CACHE_DIR, else "
+                           "$XDG_CACHE_HOME/kernel-lsp/lint, else ~/.cache/kernel-lsp/lint)");
   lint_command->add_flag(
       "--no-isolation", lint.in_process,
       "Analyse in this process instead of worker processes (for debugging: a crash then ends the run)");
@@ -156,12 +196,13 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   std::atomic<size_t> next{0};
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, static_cast<unsigned>(targets.targets.size()));
-  LintAnalyser analyzer(options, jobs);
+  LintAnalyser analyzer(options, jobs);  // its worker processes start on first use
+  std::unique_ptr<ResultCache> cache = open_result_cache(options);
   std::vector<std::thread> workers;
   for (unsigned i = 0; i < jobs; ++i) {
     workers.emplace_back([&] {
       for (size_t index = next++; index < targets.targets.size(); index = next++)
-        results[index] = analyse_one(analyzer, targets.targets[index]);
+        results[index] = analyse_one(analyzer, cache.get(), targets.targets[index]);
     });
   }
   for (auto& w : workers) w.join();

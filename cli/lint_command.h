@@ -1,6 +1,7 @@
 #pragma once
 // `kernel-lsp lint PATH...`: analyse files in parallel, each in a worker process (so that a
 // crash in one file's analysis is that file's error finding, not the run's end), and report.
+// Results of unchanged files come from a cache (cli/result_cache.h) unless --no-cache.
 // Exit codes: 0 clean, 1 a finding at or above the threshold, 2 usage or internal error (bad
 // path, unwritable output, or the analysis of at least one file failed: the report still has
 // every file, the failed ones with a `frontend` error).
@@ -26,6 +27,8 @@ struct LintOptions {
   bool color = false;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};  // per file
   bool in_process = false;  // --no-isolation
+  bool use_cache = true;    // --no-cache: false (cli/result_cache.h)
+  std::string cache_dir;    // --cache-dir; empty: default_cache_root()
 };
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);

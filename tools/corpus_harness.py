@@ -274,7 +274,7 @@ class Runner:
         rel = os.path.relpath(path, corpus)
         record = {"path": display(rel), "project": project_of(path, corpus)}
         with tempfile.TemporaryFile(prefix="kl-out-") as out_f, tempfile.TemporaryFile(prefix="kl-err-") as err_f:
-            command = [self.binary, "lint", "--format", "json", *self.lint_args, os.path.abspath(path)]
+            command = [self.binary, "lint", "--no-cache", "--format", "json", *self.lint_args, os.path.abspath(path)]
             started = time.monotonic()
             try:
                 proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f,
@@ -594,7 +594,7 @@ def build_results(state, final):
         "wall_seconds": round(time.monotonic() - state["t0"], 1),
         "command_line": state["command_line"],
         "options": state["options"],
-        "lint_command": [display(state["binary"]), "lint", "--format", "json", *state["lint_args"], "FILE"],
+        "lint_command": [display(state["binary"]), "lint", "--no-cache", "--format", "json", *state["lint_args"], "FILE"],
         "env": state["env_overrides"],
         "machine": state["machine"],
         "binary": state["binary_info"],

@@ -15,12 +15,14 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
 #include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/frontend/toolkit_pch.h"
 
 namespace kl::analyzers {
 
@@ -94,6 +96,18 @@ class PreprocessorObserver : public clang::PPCallbacks {
     return true;  // skip it and keep parsing
   }
 
+  // Every file entered but the main one, for included_files (deduplicated at the end of the
+  // parse). A file skipped by its include guard was entered before, so none is missed.
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+                   clang::FileID) override {
+    if (reason != EnterFile) return;
+    clang::FileID id = sources_.getFileID(loc);
+    if (id.isInvalid() || id == sources_.getMainFileID()) return;
+    auto entry = sources_.getFileEntryRefForID(id);
+    if (!entry) return;  // <built-in>, <command line>
+    outcome_.included_files.push_back(sources_.getFileManager().getCanonicalName(*entry).str());
+  }
+
   void MacroExpands(const clang::Token& name, const clang::MacroDefinition&, clang::SourceRange range,
                     const clang::MacroArgs*) override {
     note(name.getIdentifierInfo(), range.getBegin());
@@ -160,8 +174,15 @@ class CollectingDiagnostics : public clang::DiagnosticConsumer {
   CollectingDiagnostics(ParseOutcome& outcome, std::string main_file)
       : outcome_(outcome), main_file_(std::move(main_file)) {}
 
+  bool pch_rejected = false;  // clang could not use the toolkit PCH: the parse is retried without
+
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level >= clang::DiagnosticsEngine::Error && !info.getLocation().isValid()) {
+      llvm::SmallString<256> message;
+      info.FormatDiagnostic(message);
+      if (is_pch_rejection(message.str())) pch_rejected = true;
+    }
     if (level < clang::DiagnosticsEngine::Error || outcome_.errors.size() >= 500) return;
     if (!info.hasSourceManager() || info.getLocation().isInvalid()) return;
     const clang::SourceManager& sources = info.getSourceManager();
@@ -198,8 +219,9 @@ namespace {
 
 class VisitingConsumer : public clang::ASTConsumer {
  public:
-  VisitingConsumer(const AstVisitor& visitor, std::string main_file, const CancellationToken* cancel)
-      : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel) {}
+  VisitingConsumer(const AstVisitor& visitor, std::string main_file, const CancellationToken* cancel,
+                   const bool& retried)
+      : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel), retried_(retried) {}
   void Initialize(clang::ASTContext& context) override { sources_ = &context.getSourceManager(); }
   // With FrontendOptions::SkipFunctionBodies set, the parser asks here: the bodies of functions
   // in system headers (CUDA's, clang's wrappers, the C++ library) are skipped. No rule looks
@@ -214,7 +236,7 @@ class VisitingConsumer : public clang::ASTConsumer {
     return true;
   }
   void HandleTranslationUnit(clang::ASTContext& context) override {
-    if (cancel_ && cancel_->is_cancelled()) return;
+    if ((cancel_ && cancel_->is_cancelled()) || retried_) return;  // a parse that will be redone visits nothing
     parsed_at_ = std::chrono::steady_clock::now();
     SourceView view(context.getSourceManager(), main_file_);
     std::vector<clang::Decl*> user_decls;
@@ -232,6 +254,7 @@ class VisitingConsumer : public clang::ASTConsumer {
   const AstVisitor& visitor_;
   std::string main_file_;
   const CancellationToken* cancel_;
+  const bool& retried_;
   const clang::SourceManager* sources_ = nullptr;
   std::vector<clang::Decl*> local_decls_;
 };
@@ -239,15 +262,17 @@ class VisitingConsumer : public clang::ASTConsumer {
 class DeviceParseAction : public clang::ASTFrontendAction {
  public:
   DeviceParseAction(const AstVisitor& visitor, ParseOutcome& outcome, std::string main_file,
-                    const std::vector<std::string>& watched_macros, const CancellationToken* cancel)
+                    const std::vector<std::string>& watched_macros, const CancellationToken* cancel,
+                    const bool& retried)
       : visitor_(visitor), outcome_(outcome), main_file_(std::move(main_file)), watched_(watched_macros),
-        cancel_(cancel) {}
+        cancel_(cancel), retried_(retried) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorObserver>(ci.getSourceManager(), outcome_, watched_, main_file_));
-    auto consumer = std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_);
+    ci.getPreprocessor().addPPCallbacks(make_signature_recorder(ci.getPreprocessor(), outcome_.signature));
+    auto consumer = std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_, retried_);
     consumer_ = consumer.get();
     return consumer;
   }
@@ -260,6 +285,7 @@ class DeviceParseAction : public clang::ASTFrontendAction {
   std::string main_file_;
   const std::vector<std::string>& watched_;
   const CancellationToken* cancel_;
+  const bool& retried_;
   VisitingConsumer* consumer_ = nullptr;
 };
 
@@ -319,6 +345,17 @@ struct ParseTimes {
   std::chrono::steady_clock::time_point started, prepared, finished;
 };
 
+// included_files as ParseOutcome promises: absolute, sorted, each once (a preamble's and the
+// parse's own may overlap).
+void settle_included_files(std::vector<std::string>& files) {
+  for (auto& name : files) {
+    std::error_code ec;
+    if (!name.empty() && name.front() != '/') name = std::filesystem::absolute(name, ec).lexically_normal().string();
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+}
+
 // KERNEL_LSP_TIME_PARSE=1: where a parse's time goes, on stderr (bench/lsp).
 void report_parse_times(const ParseTimes& times, const VisitingConsumer* consumer,
                         const std::string& main_file, bool preamble_attached) {
@@ -338,7 +375,8 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
                                        const std::filesystem::path& file, std::string_view text,
                                        const AstVisitor& visitor,
                                        const std::vector<std::string>& watched_macros,
-                                       const CancellationToken* cancel, PreambleCache* preambles) {
+                                       const CancellationToken* cancel, PreambleCache* preambles,
+                                       ToolkitPchStore* toolkit_pchs) {
   ParseTimes times;
   times.started = std::chrono::steady_clock::now();
   ParseOutcome outcome;
@@ -365,6 +403,9 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   bool attached = preamble != nullptr;
   // Cancelled while waiting for a preamble build: do not start a plain parse nobody wants.
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
+  // Without a preamble of its own, the parse starts from the shared PCH of the toolkit headers.
+  std::optional<std::filesystem::path> toolkit_pch = !attached && toolkit_pchs ? toolkit_pchs->get(argv) : std::nullopt;
+  if (toolkit_pch) invocation->getPreprocessorOpts().ImplicitPCHInclude = toolkit_pch->string();
   times.prepared = std::chrono::steady_clock::now();
   if (attached) buffer.release();
   else invocation->getPreprocessorOpts().addRemappedFile(main_file, buffer.release());
@@ -372,7 +413,7 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   if (!set_up_compiler(*ci, std::move(invocation), collector, vfs))
     return make_error("clang could not set up diagnostics");
 
-  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel);
+  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel, collector.pch_rejected);
   try {
     // A false result is not a failure: errors in user code still leave a usable AST, and they
     // are in outcome.errors.
@@ -380,10 +421,17 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   } catch (const std::exception& e) {
     return make_error(std::string("clang failed while parsing ") + main_file + ": " + e.what());
   }
+  if (collector.pch_rejected && toolkit_pch) {
+    // Stale or mismatched after all: once more without it (and without the preamble cache,
+    // whose deferred build for this file starts only when this call returns).
+    toolkit_pchs->reject(*toolkit_pch);
+    return parse_device_side(argv, file, text, visitor, watched_macros, cancel, nullptr, nullptr);
+  }
   times.finished = std::chrono::steady_clock::now();
   outcome.parse_milliseconds =
       std::chrono::duration<double, std::milli>(times.finished - times.started).count();
   report_parse_times(times, action.consumer(), main_file, attached);
+  settle_included_files(outcome.included_files);
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
   return outcome;
 }

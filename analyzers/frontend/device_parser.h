@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analyzers/finding.h"
+#include "analyzers/frontend/configuration_signature.h"
 #include "support/cancellation.h"
 #include "support/result.h"
 
@@ -31,6 +32,7 @@ class Preprocessor;
 namespace kl::analyzers {
 
 class PreambleCache;
+class ToolkitPchStore;
 
 // Which locations are the user's (the main file and project headers, not CUDA's or clang's
 // headers), and how to turn clang locations into our Locations.
@@ -58,22 +60,32 @@ struct ParseDiagnostic {
 
 struct ParseOutcome {
   std::vector<std::string> missing_headers;  // as written in #include
+  // Every file the preprocessor entered besides the main file (project, CUDA and system
+  // headers alike), as canonical absolute paths, sorted and without duplicates. A result
+  // cache keyed by these files' contents stays valid while none of them changes.
+  std::vector<std::string> included_files;
   std::vector<ParseDiagnostic> errors;       // clang errors in user files (first 50)
   bool arch_dependent = false;  // user code reads __CUDA_ARCH__ or an arch-feature macro
   // Expansions, in user files, of the macros the caller asked to watch (`__cluster_dims__`).
   std::vector<std::pair<std::string, Location>> watched_macro_uses;
+  // What this arch's macros made of the user's code (configuration_signature.h): equal
+  // signatures, equal tokens, one parse for both archs.
+  ConfigurationSignature signature;
   bool preamble_reused = false;
   double parse_milliseconds = 0;
 };
 
 using AstVisitor = std::function<void(clang::ASTContext&, const SourceView&)>;
 
-// `argv` comes from device_parse_command(); `text` replaces the file's content on disk.
+// `argv` comes from device_parse_command(); `text` replaces the file's content on disk. A parse
+// with no preamble of its own (none cached, or `preambles` null) starts from the toolkit PCH
+// of `toolkit_pchs` when given (toolkit_pch.h).
 Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
                                        const std::filesystem::path& file, std::string_view text,
                                        const AstVisitor& visitor,
                                        const std::vector<std::string>& watched_macros = {},
                                        const CancellationToken* cancel = nullptr,
-                                       PreambleCache* preambles = nullptr);
+                                       PreambleCache* preambles = nullptr,
+                                       ToolkitPchStore* toolkit_pchs = nullptr);
 
 }  // namespace kl::analyzers

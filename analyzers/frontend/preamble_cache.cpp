@@ -40,10 +40,16 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
  public:
   ObservingCallbacks(ParseOutcome& outcome, const std::vector<std::string>& watched, std::string main_file)
       : outcome_(outcome), watched_(watched), main_file_(std::move(main_file)) {}
-  void BeforeExecute(clang::CompilerInstance& ci) override { sources_ = &ci.getSourceManager(); }
+  void BeforeExecute(clang::CompilerInstance& ci) override {
+    sources_ = &ci.getSourceManager();
+    compiler_ = &ci;  // its preprocessor is made after this call, before createPPCallbacks
+  }
   std::unique_ptr<clang::PPCallbacks> createPPCallbacks() override {
-    if (!sources_) return nullptr;
-    return make_preprocessor_observer(*sources_, outcome_, watched_, main_file_);
+    if (!sources_ || !compiler_ || !compiler_->hasPreprocessor()) return nullptr;
+    // The preamble's share of the signature, added to the parses that reuse it.
+    return std::make_unique<clang::PPChainedCallbacks>(
+        make_preprocessor_observer(*sources_, outcome_, watched_, main_file_),
+        make_signature_recorder(compiler_->getPreprocessor(), outcome_.signature));
   }
   bool shouldSkipFunctionBody(clang::Decl* decl) override { return skip_function_body(sources_, decl); }
 
@@ -52,6 +58,7 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
   const std::vector<std::string>& watched_;
   std::string main_file_;
   const clang::SourceManager* sources_ = nullptr;
+  clang::CompilerInstance* compiler_ = nullptr;
 };
 
 std::string cache_key(const clang::CompilerInvocation& invocation, const std::string& file) {
@@ -148,7 +155,8 @@ std::function<void()> PreambleCache::make_build(const std::shared_ptr<Entry>& en
 std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
     clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
-    const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build) {
+    const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build,
+    PreambleUse use) {
   std::shared_ptr<Entry> entry;
   std::string key = cache_key(invocation, file);
   {
@@ -167,7 +175,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
   if (!entry->preamble || !entry->preamble->CanReuse(invocation, buffer.getMemBufferRef(), bounds, *vfs)) {
     entry->preamble.reset();
     entry->observed.reset();
-    if (cancel && cancel->is_cancelled()) return nullptr;
+    if (use == PreambleUse::ReuseOnly || (cancel && cancel->is_cancelled())) return nullptr;
     entry->building = true;
     build.run_ = make_build(entry, invocation, file, buffer, vfs, watched_macros);
     return nullptr;
@@ -180,7 +188,10 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
   if (observed) {
     outcome.missing_headers.insert(outcome.missing_headers.end(), observed->missing_headers.begin(),
                                    observed->missing_headers.end());
+    outcome.included_files.insert(outcome.included_files.end(), observed->included_files.begin(),
+                                  observed->included_files.end());
     outcome.arch_dependent = outcome.arch_dependent || observed->arch_dependent;
+    outcome.signature.merge(observed->signature);
     outcome.watched_macro_uses.insert(outcome.watched_macro_uses.end(), observed->watched_macro_uses.begin(),
                                       observed->watched_macro_uses.end());
   }

@@ -44,6 +44,10 @@ namespace kl::analyzers {
 
 struct ParseOutcome;
 
+// Whether prepare() arranges a build when no preamble fits: a parse always wants one; a
+// configuration check (configuration_signature.h) only when its arch will not be parsed.
+enum class PreambleUse { ReuseOrBuild, ReuseOnly };
+
 class PreambleCache {
  public:
   PreambleCache();
@@ -78,7 +82,8 @@ class PreambleCache {
   std::shared_ptr<const clang::PrecompiledPreamble> prepare(
       clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
-      const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build);
+      const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build,
+      PreambleUse use = PreambleUse::ReuseOrBuild);
 
   void forget(const std::string& file);
   void clear();

@@ -262,7 +262,9 @@ json settings_to_json(const AnalysisSettings& s) {
           {"disabled_rules", s.disabled_rules},
           {"assumed_pointer_alignment", s.assumed_pointer_alignment},
           {"use_compile_commands", s.use_compile_commands},
-          {"cache_parses", s.cache_parses}};
+          {"cache_parses", s.cache_parses},
+          {"shared_pch", s.shared_pch},
+          {"pch_dir", s.pch_dir.string()}};
 }
 
 AnalysisSettings settings_from_json(const json& j) {
@@ -280,6 +282,8 @@ AnalysisSettings settings_from_json(const json& j) {
   s.assumed_pointer_alignment = j.at("assumed_pointer_alignment").get<uint32_t>();
   s.use_compile_commands = j.at("use_compile_commands").get<bool>();
   s.cache_parses = j.at("cache_parses").get<bool>();
+  s.shared_pch = j.value("shared_pch", true);
+  s.pch_dir = j.value("pch_dir", std::string());
   return s;
 }
 
@@ -329,9 +333,12 @@ json analysis_to_json(const FileAnalysis& a) {
           {"archs", std::move(archs)},
           {"build_toml", a.build_toml ? json(a.build_toml->string()) : json(nullptr)},
           {"missing_headers", a.missing_headers},
+          {"inputs", a.inputs},
           {"facts", facts_to_json(a.facts)},
           {"coverage", std::move(coverage)},
-          {"cancelled", a.cancelled}};
+          {"cancelled", a.cancelled},
+          {"partial", a.partial},
+          {"archs_pending", capabilities_to_json(a.archs_pending)}};
 }
 
 FileAnalysis analysis_from_json(const json& j) {
@@ -347,15 +354,19 @@ FileAnalysis analysis_from_json(const json& j) {
   if (!j.at("build_toml").is_null())
     a.build_toml = std::filesystem::path(j.at("build_toml").get<std::string>());
   a.missing_headers = j.at("missing_headers").get<std::vector<std::string>>();
+  if (auto inputs = j.find("inputs"); inputs != j.end()) a.inputs = inputs->get<std::vector<std::string>>();
   a.facts = facts_from(j.at("facts"));
   for (const auto& c : j.at("coverage")) a.coverage.push_back(kernel_coverage_from(c));
   a.cancelled = j.at("cancelled").get<bool>();
+  a.partial = j.value("partial", false);
+  if (auto pending = j.find("archs_pending"); pending != j.end()) a.archs_pending = capabilities_from(*pending);
   return a;
 }
 
 ChannelMessage encode_reply(const WorkerReply& r) {
   ChannelMessage m;
   m.header = {{"id", r.id}};
+  if (r.partial) m.header["partial"] = true;
   if (r.analysis)
     m.header["analysis"] = analysis_to_json(*r.analysis);
   else
@@ -366,6 +377,7 @@ ChannelMessage encode_reply(const WorkerReply& r) {
 WorkerReply decode_reply(const ChannelMessage& m) {
   WorkerReply r;
   r.id = m.header.at("id").get<uint64_t>();
+  r.partial = m.header.value("partial", false);
   if (auto it = m.header.find("analysis"); it != m.header.end())
     r.analysis = analysis_from_json(*it);
   else

@@ -38,6 +38,8 @@ struct WorkerRequest {
 
 struct WorkerReply {
   uint64_t id = 0;
+  // An early result (PartialAnalysisSink) of the request `id`; its final reply follows.
+  bool partial = false;
   std::optional<FileAnalysis> analysis;  // absent when the analysis threw
   std::string error;                     // the exception's message, when it threw
 };

@@ -109,7 +109,19 @@ void inject_test_fault(const std::string& text) {
   }
 }
 
-WorkerReply analyse(Analyzer& analyzer, const WorkerRequest& request, const CancellationToken& cancel) {
+// Sends each early result of a source analysis as a partial reply, ahead of the final one.
+PartialAnalysisSink partial_replies(const WorkerRequest& request, int channel_fd) {
+  return [id = request.id, channel_fd](const FileAnalysis& early) {
+    WorkerReply reply;
+    reply.id = id;
+    reply.partial = true;
+    reply.analysis = early;
+    (void)write_channel_message(channel_fd, encode_reply(reply));  // a broken channel fails the final reply too
+  };
+}
+
+WorkerReply analyse(Analyzer& analyzer, const WorkerRequest& request, const CancellationToken& cancel,
+                    int channel_fd) {
   WorkerReply reply;
   reply.id = request.id;
   try {
@@ -122,9 +134,11 @@ WorkerReply analyse(Analyzer& analyzer, const WorkerRequest& request, const Canc
     } else if (request.project) {
       // The editor's unsaved build.toml wins over the file on disk.
       BuildConfigParse project = parse_build_toml(request.project->build_toml, request.project->text);
-      reply.analysis = analyzer.analyze_source(request.file, request.text, &cancel, &project);
+      reply.analysis =
+          analyzer.analyze_source(request.file, request.text, &cancel, &project, partial_replies(request, channel_fd));
     } else {
-      reply.analysis = analyzer.analyze_source(request.file, request.text, &cancel, nullptr);
+      reply.analysis =
+          analyzer.analyze_source(request.file, request.text, &cancel, nullptr, partial_replies(request, channel_fd));
     }
   } catch (const std::exception& e) {
     reply.analysis.reset();
@@ -155,7 +169,7 @@ void serve_requests(WorkerState& state) {
         state.analyzer->forget_all();
         break;
       default: {
-        WorkerReply reply = analyse(*state.analyzer, request, *cancel);
+        WorkerReply reply = analyse(*state.analyzer, request, *cancel, state.channel_fd);
         if (!write_channel_message(state.channel_fd, encode_reply(reply))) return;
         break;
       }

@@ -182,17 +182,18 @@ struct IsolatedAnalyzer::State {
     return result;
   }
 
-  FileAnalysis run(WorkerRequest request, const CancellationToken* cancel) {
+  FileAnalysis run(WorkerRequest request, const CancellationToken* cancel, const PartialAnalysisSink& partial = {}) {
     uint64_t key = key_of(request);
     if (auto known = remembered_failure(key)) return *known;
     std::string file = request.file.string();
     size_t slot = acquire(file);
-    FileAnalysis result = run_on(slot, request, key, cancel);
+    FileAnalysis result = run_on(slot, request, key, cancel, partial);
     release(slot, file);
     return result;
   }
 
-  FileAnalysis run_on(size_t slot, WorkerRequest& request, uint64_t key, const CancellationToken* cancel) {
+  FileAnalysis run_on(size_t slot, WorkerRequest& request, uint64_t key, const CancellationToken* cancel,
+                      const PartialAnalysisSink& partial) {
     request.id = next_id++;
     std::string error;
     WorkerProcess* process = worker(slot, error);
@@ -232,6 +233,10 @@ struct IsolatedAnalyzer::State {
         }
         if (status == ChannelStatus::Ok) {
           if (reply.id != request.id) continue;  // the late answer to a cancelled request
+          if (reply.partial) {
+            if (reply.analysis && partial && !cancel_sent) partial(*reply.analysis);
+            continue;
+          }
           if (reply.analysis) return std::move(*reply.analysis);
           FileAnalysis result = failed(request, "internal error (" + reply.error + ")");
           remember_failure(key, result);
@@ -290,14 +295,15 @@ IsolatedAnalyzer::IsolatedAnalyzer(AnalysisSettings settings, IsolationOptions o
 IsolatedAnalyzer::~IsolatedAnalyzer() = default;
 
 FileAnalysis IsolatedAnalyzer::analyze_source(const std::filesystem::path& file, std::string_view text,
-                                              const CancellationToken* cancel, const ProjectText* project) {
+                                              const CancellationToken* cancel, const ProjectText* project,
+                                              const PartialAnalysisSink& partial) {
   WorkerRequest request;
   request.operation = WorkerOperation::Source;
   std::error_code ec;
   request.file = std::filesystem::absolute(file, ec).lexically_normal();
   request.text = std::string(text);
   if (project) request.project = *project;
-  return state_->run(std::move(request), cancel);
+  return state_->run(std::move(request), cancel, partial);
 }
 
 FileAnalysis IsolatedAnalyzer::analyze_build_toml(const std::filesystem::path& file, std::string_view text) {

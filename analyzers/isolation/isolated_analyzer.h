@@ -44,10 +44,12 @@ class IsolatedAnalyzer {
   IsolatedAnalyzer(const IsolatedAnalyzer&) = delete;
   IsolatedAnalyzer& operator=(const IsolatedAnalyzer&) = delete;
 
-  // As Analyzer::analyze_source; `project` is the editor's unsaved build.toml, if any.
+  // As Analyzer::analyze_source; `project` is the editor's unsaved build.toml, if any. Early
+  // results reach `partial` on the calling thread while it waits for the final one.
   FileAnalysis analyze_source(const std::filesystem::path& file, std::string_view text,
                               const CancellationToken* cancel = nullptr,
-                              const ProjectText* project = nullptr);
+                              const ProjectText* project = nullptr,
+                              const PartialAnalysisSink& partial = {});
   // As Analyzer::analyze_build_toml, in a FileAnalysis so that a failure can say so.
   FileAnalysis analyze_build_toml(const std::filesystem::path& file, std::string_view text);
 

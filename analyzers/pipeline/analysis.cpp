@@ -10,6 +10,7 @@
 #include "analyzers/frontend/compile_database.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/frontend/toolkit_pch.h"
 #include "analyzers/frontend/cutlass_headers.h"
 #include "analyzers/frontend/torch_headers.h"
 #include "analyzers/pipeline/arch_parses.h"
@@ -36,6 +37,7 @@ struct Analyzer::State {
   std::optional<CudaToolkit> toolkit;
   std::string toolkit_problem;
   PreambleCache preambles;
+  std::unique_ptr<ToolkitPchStore> toolkit_pchs;  // null when settings.shared_pch is off
   std::thread toolkit_finder;  // find_toolkit_in_background(); joined by ~Analyzer
   std::once_flag libraries_once;
   LibraryHeaders libraries;
@@ -140,21 +142,22 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
 ParseRequest parse_request(const fs::path& file, std::string_view text, const AnalysisSettings& settings,
                            const CudaToolkit* toolkit, const TargetArchs& targets,
                            const LibraryHeaders& libraries, PreambleCache* preambles,
-                           const CancellationToken* cancel) {
+                           ToolkitPchStore* toolkit_pchs, const CancellationToken* cancel) {
   return ParseRequest{.file = file,
                       .text = text,
                       .command = command_line_stage(file, settings, toolkit, targets, libraries),
                       .features = &FeatureTable::builtin(),
                       .model = ModelOptions{settings.assumed_pointer_alignment},
                       .preambles = settings.cache_parses ? preambles : nullptr,
+                      .toolkit_pchs = toolkit_pchs,
                       .cancel = cancel};
 }
 
 // Stage "rules": every source rule of the catalog that is not disabled, in catalog order, over
 // the facts of each target arch.
 void rules_stage(const std::string& file_name, std::string_view text, const TargetArchs& targets,
-                 const std::vector<ArchParse>& parses, const AnalysisSettings& settings,
-                 FileAnalysis& result) {
+                 const std::vector<Capability>& archs, const std::vector<ArchParse>& parses,
+                 const AnalysisSettings& settings, FileAnalysis& result) {
   StageTimer timer;
   SourceInput input;
   input.file = file_name;
@@ -164,7 +167,7 @@ void rules_stage(const std::string& file_name, std::string_view text, const Targ
   input.capability_list = result.archs.origin_location;
   input.archs = &ArchTable::builtin();
   input.features = &FeatureTable::builtin();
-  input.targets = facts_per_target(result.archs.archs, parses);
+  input.targets = facts_per_target(archs, parses);
   for (const Rule* rule : rule_catalog()) {
     if (!rule->source_check || settings.disabled_rules.count(std::string(rule->id))) continue;
     rule->source_check(input, result.findings);
@@ -208,10 +211,35 @@ void settle_findings(const AnalysisSettings& settings, std::string_view text, co
   });
 }
 
+// What the first parse alone shows (PartialAnalysisSink): what `so_far` knows of the analysis,
+// the rules over the archs the first parse serves, and the rest of the archs as pending.
+FileAnalysis first_configuration_result(const std::string& file_name, std::string_view text,
+                                        const TargetArchs& targets, const std::vector<ArchParse>& first,
+                                        const AnalysisSettings& settings, const FileAnalysis& so_far) {
+  FileAnalysis early;
+  early.findings = so_far.findings;
+  early.timings = so_far.timings;
+  early.archs = so_far.archs;
+  early.build_toml = so_far.build_toml;
+  early.missing_headers = so_far.missing_headers;
+  early.inputs = so_far.inputs;
+  report_missing_headers(text, file_name, early);
+  std::vector<Capability> served = served_archs(so_far.archs.archs, first);
+  rules_stage(file_name, text, targets, served, first, settings, early);
+  settle_findings(settings, text, file_name, early.findings);
+  early.facts = *first.front().facts;
+  early.coverage = coverage_of(early.facts);
+  early.partial = true;
+  for (const Capability& arch : so_far.archs.archs)
+    if (std::find(served.begin(), served.end(), arch) == served.end()) early.archs_pending.push_back(arch);
+  return early;
+}
+
 }  // namespace
 
 Analyzer::Analyzer(AnalysisSettings settings) : state_(std::make_unique<State>()) {
   state_->settings = std::move(settings);
+  if (state_->settings.shared_pch) state_->toolkit_pchs = std::make_unique<ToolkitPchStore>(state_->settings.pch_dir);
 }
 Analyzer::~Analyzer() {
   if (state_->toolkit_finder.joinable()) state_->toolkit_finder.join();
@@ -253,7 +281,8 @@ std::vector<Finding> Analyzer::analyze_build_toml(const fs::path& file, std::str
 // marker replaces it, so the work between two markers (the command line, carrying uses over)
 // is reported under the one before it; each parse raises "the clang parse" for itself.
 FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view text,
-                                      const CancellationToken* cancel, const BuildConfigParse* project) {
+                                      const CancellationToken* cancel, const BuildConfigParse* project,
+                                      const PartialAnalysisSink& partial) {
   FileAnalysis result;
   const AnalysisSettings& settings = state_->settings;
   std::error_code ec;
@@ -265,17 +294,24 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
 
   CrashStage project_marker("the build.toml reader");
   TargetArchs targets = project_stage(file, project, settings, toolkit, result);
+  if (result.build_toml) result.inputs.push_back(result.build_toml->string());
+  if (auto database = settings.use_compile_commands ? find_compile_database(file) : std::nullopt)
+    result.inputs.push_back(database->string());
   if (result.archs.archs.empty()) return result;
 
   ParseRequest request =
-      parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), &state_->preambles, cancel);
-  std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result);
+      parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), &state_->preambles,
+                    state_->toolkit_pchs.get(), cancel);
+  auto publish_first = [&](const std::vector<ArchParse>& first) {
+    if (partial) partial(first_configuration_result(file_name, text, targets, first, settings, result));
+  };
+  std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result, publish_first);
   if (result.cancelled || parses.empty()) return result;
   carry_uses_over_error_lines(parses);
   report_missing_headers(text, file_name, result);
 
   CrashStage rules_marker("the rules");
-  rules_stage(file_name, text, targets, parses, settings, result);
+  rules_stage(file_name, text, targets, result.archs.archs, parses, settings, result);
   settle_findings(settings, text, file_name, result.findings);
   result.facts = std::move(*parses.front().facts);
   result.coverage = coverage_of(result.facts);

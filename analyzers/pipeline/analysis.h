@@ -7,6 +7,7 @@
 // parses its device side once (or once per target arch when the user's code tests
 // __CUDA_ARCH__); later analyses of the same file reuse a precompiled preamble.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,6 +41,11 @@ struct AnalysisSettings {
   uint32_t assumed_pointer_alignment = 256;  // bytes; kernel pointer parameters
   bool use_compile_commands = true;          // read compile_commands.json when one is found
   bool cache_parses = false;                 // keep ASTs for fast re-analysis (the server sets it)
+  // Start parses from a precompiled header of the toolkit headers, shared by every file and
+  // process with the same command (frontend/toolkit_pch.h), kept in `pch_dir` (empty: the
+  // default, KERNEL_LSP_PCH_DIR or the user's cache folder). Results are the same without.
+  bool shared_pch = true;
+  std::filesystem::path pch_dir;
 };
 
 struct StageTiming {
@@ -60,13 +66,28 @@ struct FileAnalysis {
   ArchSelection archs;
   std::optional<std::filesystem::path> build_toml;  // the one that applies, if any
   std::vector<std::string> missing_headers;         // #includes that could not be found
+  // Every file the analysis read besides the source itself: the included files of every
+  // parse, the build.toml in force, the compile_commands.json used. Absolute paths, each
+  // once (in no promised order); what a result cache must check to know the findings still hold.
+  std::vector<std::string> inputs;
   UnitFacts facts;                                  // from the parse for the highest arch
   // Per kernel of `facts`: its global accesses and how many the model could not judge
   // (coverage.h). Crosses the isolation wire, unlike facts.accesses it is made from; empty
   // when the analysis stopped before the rules (no arch, cancelled, no parse).
   std::vector<KernelCoverage> coverage;
   bool cancelled = false;
+  // A partial result (see PartialAnalysisSink): complete for the target archs whose
+  // configuration was parsed, and these, of archs.archs, still to come.
+  bool partial = false;
+  std::vector<Capability> archs_pending;
 };
+
+// Receives, before analyze_source returns, a result for the first configuration parsed when
+// more are to follow (the file's code tests an arch macro, so other archs may need parses of
+// their own). It is a complete, consistent set of findings for the archs that parse serves:
+// the final result only adds findings for the archs in `archs_pending`. Called on the
+// analysing thread; not called when one parse serves every arch.
+using PartialAnalysisSink = std::function<void(const FileAnalysis& partial)>;
 
 class Analyzer {
  public:
@@ -79,7 +100,8 @@ class Analyzer {
   // `project` overrides build.toml discovery (the server passes the editor's unsaved copy).
   FileAnalysis analyze_source(const std::filesystem::path& file, std::string_view text,
                               const CancellationToken* cancel = nullptr,
-                              const BuildConfigParse* project = nullptr);
+                              const BuildConfigParse* project = nullptr,
+                              const PartialAnalysisSink& partial = {});
 
   // Problems in a build.toml itself: syntax, schema, and arch-unsupported.
   std::vector<Finding> analyze_build_toml(const std::filesystem::path& file, std::string_view text);

@@ -64,7 +64,7 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
       [&](clang::ASTContext& context, const SourceView& view) {
         build_unit_facts(context, view, *request.features, request.model, *facts);
       },
-      watched, request.cancel, request.preambles);
+      watched, request.cancel, request.preambles, request.toolkit_pchs);
   timer.record(result.timings, "parse " + arch.sm_name());
   if (!outcome) {
     if (is_cancelled(request.cancel)) {
@@ -76,12 +76,38 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
     return std::nullopt;
   }
   add_preprocessor_facts(*outcome, *request.features, *facts);
-  ArchParse parse{arch, std::move(facts), {}};
+  // What this parse read joins what the analysis read before (analysis.h: each once).
+  result.inputs.insert(result.inputs.end(), outcome->included_files.begin(), outcome->included_files.end());
+  std::sort(result.inputs.begin(), result.inputs.end());
+  result.inputs.erase(std::unique(result.inputs.begin(), result.inputs.end()), result.inputs.end());
+  ArchParse parse{arch, std::move(facts), {}, outcome->signature, {}};
   for (const auto& error : outcome->errors)
     parse.error_lines.emplace(error.location.file, error.location.range.start.line);
   parse.facts->arch_dependent = outcome->arch_dependent;
   if (first) note_first_parse(*outcome, request.file.string(), result);
   return parse;
+}
+
+// The parse whose configuration `arch`'s preprocessing reproduces, if any; null when none does
+// or the preprocessing failed (then `arch` is parsed: a parse is never skipped on a guess).
+ArchParse* parse_with_same_configuration(const ParseRequest& request, const Capability& arch,
+                                         std::vector<ArchParse>& parses, FileAnalysis& result) {
+  StageTimer timer;
+  CrashStage stage("the preprocessor");
+  auto signature =
+      preprocess_signature(device_parse_command(request.command, arch), request.file, request.text, request.cancel,
+                           request.preambles, request.toolkit_pchs);
+  timer.record(result.timings, "preprocess " + arch.sm_name());
+  if (!signature) return nullptr;
+  for (ArchParse& parse : parses) {
+    if (parse.signature != *signature) continue;
+    // Not parsed: its preamble serves the next edit's check of this arch.
+    if (request.preambles)
+      warm_preamble(device_parse_command(request.command, arch), request.file, request.text, *request.preambles,
+                    watched_macros(*request.features));
+    return &parse;
+  }
+  return nullptr;
 }
 
 // The #include line that names `header`, for placing "header not found" where it is written.
@@ -99,24 +125,52 @@ Range include_line_of(std::string_view text, const std::string& header) {
 }  // namespace
 
 std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
-                                          FileAnalysis& result) {
+                                          FileAnalysis& result, const FirstParseHook& after_first) {
   std::vector<Capability> parse_order = targets;
   std::stable_sort(parse_order.begin(), parse_order.end(), more_capable);
   const std::vector<std::string> watched = watched_macros(*request.features);
   std::vector<ArchParse> parses;
-  bool arch_dependent = true;  // until the first parse says
-  for (const Capability& arch : parse_order) {
-    if (!parses.empty() && !arch_dependent) break;
+  if (parse_order.empty() || is_cancelled(request.cancel)) {
+    result.cancelled = is_cancelled(request.cancel);
+    return parses;
+  }
+  std::optional<ArchParse> first = parse_for_arch(request, parse_order.front(), watched, true, result);
+  if (!first) return parses;
+  bool arch_dependent = first->facts->arch_dependent;
+  parses.push_back(std::move(*first));
+  if (!arch_dependent || parse_order.size() == 1) return parses;
+  if (after_first) after_first(parses);
+  for (size_t i = 1; i < parse_order.size(); ++i) {
+    const Capability& arch = parse_order[i];
     if (is_cancelled(request.cancel)) {
       result.cancelled = true;
       break;
     }
-    std::optional<ArchParse> parse = parse_for_arch(request, arch, watched, parses.empty(), result);
+    if (ArchParse* same = parse_with_same_configuration(request, arch, parses, result)) {
+      same->also_serves.push_back(arch);
+      continue;
+    }
+    if (is_cancelled(request.cancel)) {
+      result.cancelled = true;
+      break;
+    }
+    std::optional<ArchParse> parse = parse_for_arch(request, arch, watched, false, result);
     if (!parse) break;
-    if (parses.empty()) arch_dependent = parse->facts->arch_dependent;
     parses.push_back(std::move(*parse));
   }
   return parses;
+}
+
+bool ArchParse::serves(const Capability& target) const {
+  return arch == target || std::find(also_serves.begin(), also_serves.end(), target) != also_serves.end();
+}
+
+std::vector<Capability> served_archs(const std::vector<Capability>& targets, const std::vector<ArchParse>& parses) {
+  std::vector<Capability> served;
+  for (const Capability& target : targets)
+    if (std::any_of(parses.begin(), parses.end(), [&](const ArchParse& p) { return p.serves(target); }))
+      served.push_back(target);
+  return served;
 }
 
 void carry_uses_over_error_lines(std::vector<ArchParse>& parses) {
@@ -153,7 +207,7 @@ std::vector<ArchFacts> facts_per_target(const std::vector<Capability>& targets,
   for (const Capability& arch : targets) {
     const UnitFacts* chosen = parses.front().facts.get();
     for (const auto& parse : parses)
-      if (parse.arch == arch) chosen = parse.facts.get();
+      if (parse.serves(arch)) chosen = parse.facts.get();
     facts.push_back({arch, chosen});
   }
   return facts;

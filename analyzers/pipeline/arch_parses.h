@@ -4,9 +4,12 @@
 //
 // The most capable arch is parsed first: its headers declare the most (__reduce_add_sync exists
 // only from 8.0), so when the user's code does not test an arch macro its parse serves every
-// target arch. The others are parsed only when the code does.
+// target arch. When it does, each other arch is preprocessed (a few times cheaper than a parse)
+// and parsed only when its configuration signature (frontend/configuration_signature.h) differs
+// from every parse so far: `#if __CUDA_ARCH__ >= 800` makes two parses of ten capabilities.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -16,6 +19,7 @@
 
 #include "analyzers/data/feature_table.h"
 #include "analyzers/frontend/clang_command.h"
+#include "analyzers/frontend/configuration_signature.h"
 #include "analyzers/model/unit_facts.h"
 #include "analyzers/pipeline/analysis.h"
 #include "analyzers/rules/rule_input.h"
@@ -24,6 +28,7 @@
 namespace kl::analyzers {
 
 class PreambleCache;
+class ToolkitPchStore;
 
 // What every arch's parse of the file shares.
 struct ParseRequest {
@@ -33,22 +38,37 @@ struct ParseRequest {
   const FeatureTable* features = nullptr;
   ModelOptions model;
   PreambleCache* preambles = nullptr;  // null: parse without a precompiled preamble
+  ToolkitPchStore* toolkit_pchs = nullptr;  // null: parse without the toolkit headers' PCH
   const CancellationToken* cancel = nullptr;
 };
 
-// One arch's parse: the facts the model built from it and the lines clang reported errors on.
+// One configuration's parse: the arch it was parsed for, the other target archs whose
+// preprocessing gave the same signature, the facts the model built from it and the lines clang
+// reported errors on.
 struct ArchParse {
   Capability arch;
   std::unique_ptr<UnitFacts> facts;
   std::set<std::pair<std::string, uint32_t>> error_lines;  // (file, 0-based line)
+  ConfigurationSignature signature;
+  std::vector<Capability> also_serves;
+
+  bool serves(const Capability& target) const;
 };
+
+// Called once the first parse is done when other configurations may follow, with the parses
+// so far (one), so that a caller can publish what that parse shows before the rest is known.
+using FirstParseHook = std::function<void(const std::vector<ArchParse>& parses)>;
 
 // Parses for `targets` in the order above, most capable first, and adds to `result` each parse's
 // timing, the first parse's missing headers (result.missing_headers) and its note on a flood of
 // clang errors, and a warning for a parse that failed, which ends the loop. Checks `cancel`
 // before each parse and after a failed one: when it fired, sets result.cancelled and returns.
+// Timings are "parse sm_XX" and "preprocess sm_XX" stages.
 std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
-                                          FileAnalysis& result);
+                                          FileAnalysis& result, const FirstParseHook& after_first = {});
+
+// The target archs the parses serve (each parse's own and its also_serves), in `targets` order.
+std::vector<Capability> served_archs(const std::vector<Capability>& targets, const std::vector<ArchParse>& parses);
 
 // A call that only the most capable arch's headers declare (bf16 __hfma below 8.0) does not
 // resolve in a less capable arch's parse, so that parse shows an error instead of the use.
@@ -59,8 +79,8 @@ void carry_uses_over_error_lines(std::vector<ArchParse>& parses);
 // One finding per header in result.missing_headers, on the #include line that names it.
 void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result);
 
-// The facts each target arch's rules read: its own parse's, or the first parse's when it was not
-// parsed on its own. `parses` must not be empty.
+// The facts each target arch's rules read: the parse that serves it, or the first parse's when
+// none does (the code does not test an arch macro). `parses` must not be empty.
 std::vector<ArchFacts> facts_per_target(const std::vector<Capability>& targets,
                                         const std::vector<ArchParse>& parses);
 

@@ -11,15 +11,17 @@ Measures, each in fresh server processes:
 Usage: lsp_bench.py --server build/cli/kernel-lsp [--clangd clangd-19] [--runs 5] [--edits 20]
                     [--files 50] [--json results.json]
 Standard library only. Prints a Markdown table; --json writes the raw numbers.
+
+Scenario mode (--scenarios all, or a comma-separated list of generated, llmc-attention-backward,
+build-toml-5-archs): the same measurements on several files, each with the time to the first
+and to the final publishDiagnostics of a version (scenario_bench.py, scenarios.py, README.md).
 """
 import argparse
 import json
 import os
 import platform
-import select
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,147 +30,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import make_kernel  # noqa: E402
-
-
-class Lsp:
-    """A minimal LSP client over stdio: framing, requests, and waiting for notifications."""
-
-    def __init__(self, argv, env=None, cwd=None):
-        # LSP_BENCH_STDERR=FILE keeps the servers' logs (e.g. with KERNEL_LSP_LOG=debug).
-        log = os.environ.get("LSP_BENCH_STDERR")
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=open(log, "ab") if log else subprocess.DEVNULL, env=env, cwd=cwd)
-        self.buffer = b""
-        self.next_id = 1
-
-    def send(self, message):
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def request(self, method, params, timeout=120):
-        rid = self.next_id
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout)
-
-    def _read_one(self, deadline):
-        while True:
-            end = self.buffer.find(b"\r\n\r\n")
-            if end >= 0:
-                length = 0
-                for line in self.buffer[:end].split(b"\r\n"):
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value)
-                if len(self.buffer) >= end + 4 + length:
-                    body = self.buffer[end + 4:end + 4 + length]
-                    self.buffer = self.buffer[end + 4 + length:]
-                    return json.loads(body)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([self.proc.stdout], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                raise RuntimeError("server exited")
-            self.buffer += chunk
-
-    def wait(self, predicate, timeout=300):
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self._read_one(deadline)
-            if message is None:
-                raise TimeoutError("no matching message")
-            if "method" in message and "id" in message:  # a server→client request
-                result = [{}] if message["method"] == "workspace/configuration" else None
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
-                continue
-            if predicate(message):
-                return message
-
-    def processes(self):
-        """The server and every process below it (kernel-lsp analyses in worker processes)."""
-        found, pending = [], [self.proc.pid]
-        while pending:
-            pid = pending.pop()
-            found.append(pid)
-            try:
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children") as f:
-                        pending.extend(int(c) for c in f.read().split())
-            except OSError:
-                pass
-        return found
-
-    def cpu_ms(self):
-        """User + system CPU time of the server and its live workers so far (all threads)."""
-        ticks = 0
-        for pid in self.processes():
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            # utime, stime, cutime, cstime (fields 14-17): reaped children count too.
-            ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-        return ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
-
-    def memory_kib(self):
-        """VmRSS and VmHWM summed over the server and its workers."""
-        fields = {"VmRSS": 0, "VmHWM": 0, "processes": 0}
-        for pid in self.processes():
-            try:
-                with open(f"/proc/{pid}/status") as status:
-                    for line in status:
-                        name, _, value = line.partition(":")
-                        if name in ("VmRSS", "VmHWM"):
-                            fields[name] += int(value.split()[0])
-            except OSError:
-                continue
-            fields["processes"] += 1
-        return fields
-
-    def close(self):
-        try:
-            self.request("shutdown", None, timeout=30)
-            self.notify("exit", None)
-            self.proc.wait(timeout=30)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
-
-
-def uri(path):
-    return "file://" + path
-
-
-def initialize(lsp, root, options=None):
-    lsp.request("initialize", {"processId": os.getpid(), "rootUri": uri(root), "capabilities": {
-        "textDocument": {"publishDiagnostics": {"relatedInformation": True}}},
-        "initializationOptions": options or {}})
-    lsp.notify("initialized", {})
-
-
-def diagnostics_for(path, version=None):
-    def match(m):
-        if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri(path):
-            return False
-        return version is None or m["params"].get("version") == version
-    return match
-
-
-def open_file(lsp, path, language):
-    with open(path) as f:
-        text = f.read()
-    lsp.notify("textDocument/didOpen", {"textDocument": {
-        "uri": uri(path), "languageId": language, "version": 1, "text": text}})
-    return text
+import scenario_bench  # noqa: E402
+import scenario_report  # noqa: E402
+import scenarios  # noqa: E402
+from lsp_client import Lsp, diagnostics_for, initialize, open_file, uri  # noqa: E402
 
 
 class Servers:
@@ -300,6 +165,23 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def scenario_list(text):
+    names = scenarios.NAMES if text == "all" else [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in scenarios.NAMES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown scenario(s) {', '.join(unknown)}; known: {', '.join(scenarios.NAMES)}")
+    return names
+
+
+def run_scenarios(args):
+    results = {"machine": machine(), "command": " ".join(sys.argv), "mode": "scenarios"}
+    scenario_bench.run(args, results)
+    scenario_report.print_report(results, args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=os.path.join(REPO, "build", "cli", "kernel-lsp"))
@@ -313,8 +195,21 @@ def main():
     parser.add_argument("--in-process", action="store_true",
                         help="also time kernel-lsp with KERNEL_LSP_NO_ISOLATION=1 (the cost of worker processes)")
     parser.add_argument("--json")
+    parser.add_argument("--scenarios", type=scenario_list,
+                        help="comma-separated, or 'all': " + ", ".join(scenarios.NAMES) +
+                        " (scenario mode: first and final publication, README.md says what each measures)")
+    parser.add_argument("--llmc", default="/work/corpus/llm.c", help="llm.c checkout (llmc-attention-backward)")
+    parser.add_argument("--quiet-ms", type=float, default=1000,
+                        help="scenario mode: a version is final once the server is idle this long")
+    parser.add_argument("--timeout", type=float, default=180,
+                        help="scenario mode: seconds to wait for a publication before reporting a failure")
+    parser.add_argument("--workdir", help="scenario mode: folder for the temporary projects (default: the system's)")
+    parser.add_argument("--keep", action="store_true", help="scenario mode: keep the projects and server logs")
     args = parser.parse_args()
     args.server = os.path.abspath(args.server)
+    if args.scenarios:
+        run_scenarios(args)
+        return
 
     root = tempfile.mkdtemp(prefix="kl-lsp-bench-")
     names = write_project(root, max(1, args.files), args.arch)

@@ -114,20 +114,23 @@ FOOTER = """
 """
 
 
+def kernel_text(variant, lines=1000):
+    text = HEADER.format(v=variant)
+    k = 0
+    while text.count("\n") + FOOTER.count("\n") < lines:
+        text += BLOCK.format(v=variant, k=k)
+        k += 1
+    return text + FOOTER.format(v=variant)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--variant", type=int, default=0)
     parser.add_argument("--lines", type=int, default=1000)
     args = parser.parse_args()
-    text = HEADER.format(v=args.variant)
-    k = 0
-    while text.count("\n") + FOOTER.count("\n") < args.lines:
-        text += BLOCK.format(v=args.variant, k=k)
-        k += 1
-    text += FOOTER.format(v=args.variant)
     with open(args.out, "w") as f:
-        f.write(text)
+        f.write(kernel_text(args.variant, args.lines))
 
 
 if __name__ == "__main__":

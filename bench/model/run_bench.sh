@@ -28,7 +28,7 @@ done
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 m_on=$(median "${on[@]}"); m_off=$(median "${off[@]}")
 t_on=$(median "${on_total[@]}"); t_off=$(median "${off_total[@]}")
-accesses=$( ("$BIN" lint "$FILE" --arch 9.0 --format json || true) | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
+accesses=$( ("$BIN" lint --no-cache "$FILE" --arch 9.0 --format json || true) | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
 echo "file: bench/model/access_bench.cu ($(wc -l < "$FILE") lines), $RUNS runs each, medians"
 echo "parse sm_90 with the access model:    $m_on ms   (runs: ${on[*]})"
 echo "parse sm_90 without (DISABLE=1):      $m_off ms   (runs: ${off[*]})"

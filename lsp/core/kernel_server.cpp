@@ -206,7 +206,7 @@ void KernelServer::with_analysis(const std::filesystem::path& file,
 
 void KernelServer::on_result(const std::shared_ptr<const AnalysisOutcome>& outcome) {
   const AnalysisJob& job = outcome->job;
-  if (job.kind == JobKind::Source && outcome->failure.empty()) {
+  if (job.kind == JobKind::Source && outcome->failure.empty() && !outcome->analysis.partial) {
     // The analyzers decide which build.toml applies; keep our guess when they found none, so
     // that adding this file to that build.toml still re-lints it.
     std::optional<std::filesystem::path> applied = outcome->analysis.build_toml;

@@ -35,15 +35,16 @@ AnalyzerBackend::Analyzers AnalyzerBackend::current() const {
   return analyzers_;
 }
 
-analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job, const CancellationToken& cancel) {
+analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                                 const analyzers::PartialAnalysisSink& partial) {
   Analyzers analyzers = current();
   if (analyzers.isolated) {
     if (job.kind == JobKind::BuildToml) return analyzers.isolated->analyze_build_toml(job.file, *job.text);
     if (job.project) {
       analyzers::ProjectText project{job.project->build_toml, *job.project->text};
-      return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, &project);
+      return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, &project, partial);
     }
-    return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, nullptr);
+    return analyzers.isolated->analyze_source(job.file, *job.text, &cancel, nullptr, partial);
   }
   if (job.kind == JobKind::BuildToml) {
     analyzers::FileAnalysis result;
@@ -54,9 +55,9 @@ analyzers::FileAnalysis AnalyzerBackend::analyze(const AnalysisJob& job, const C
   if (job.project) {
     // The editor's unsaved build.toml wins over the file on disk.
     analyzers::BuildConfigParse project = analyzers::parse_build_toml(job.project->build_toml, *job.project->text);
-    return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, &project);
+    return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, &project, partial);
   }
-  return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, nullptr);
+  return analyzers.in_process->analyze_source(job.file, *job.text, &cancel, nullptr, partial);
 }
 
 void AnalyzerBackend::forget(const std::filesystem::path& file) {

@@ -24,7 +24,10 @@ namespace kl::lsp {
 class AnalysisBackend {
  public:
   virtual ~AnalysisBackend() = default;
-  virtual analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) = 0;
+  // `partial` receives early results of a source (analysis.h: PartialAnalysisSink), on the
+  // calling thread, before the final one is returned; a backend may never call it.
+  virtual analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                          const analyzers::PartialAnalysisSink& partial) = 0;
   virtual void forget(const std::filesystem::path& file) = 0;
   virtual void reconfigure(const analyzers::AnalysisSettings& settings) = 0;
 };
@@ -36,7 +39,8 @@ class AnalyzerBackend final : public AnalysisBackend {
  public:
   AnalyzerBackend(const analyzers::AnalysisSettings& settings, const analyzers::IsolationOptions& isolation);
 
-  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) override;
+  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                  const analyzers::PartialAnalysisSink& partial) override;
   void forget(const std::filesystem::path& file) override;
   void reconfigure(const analyzers::AnalysisSettings& settings) override;
 

@@ -163,9 +163,32 @@ void DocumentScheduler::start_locked(const std::shared_ptr<DocState>& doc) {
   pool.submit([this, doc, job = std::move(job), cancel]() { run_job(doc, job, cancel); });
 }
 
-analyzers::FileAnalysis DocumentScheduler::analyze(const AnalysisJob& job, const CancellationToken& cancel) {
+analyzers::FileAnalysis DocumentScheduler::analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                                   const analyzers::PartialAnalysisSink& partial) {
   if (job.kind == JobKind::Skill) return check_skill(job);  // never the backend's: see skill_check.h
-  return backend_.analyze(job, cancel);
+  return backend_.analyze(job, cancel, partial);
+}
+
+void DocumentScheduler::deliver_partial(const std::shared_ptr<DocState>& doc, const AnalysisJob& job,
+                                        const CancellationToken& cancel, const analyzers::FileAnalysis& early,
+                                        Clock::time_point started) {
+  auto outcome = std::make_shared<AnalysisOutcome>();
+  outcome->job = job;
+  outcome->analysis = early;
+  outcome->analysis.partial = true;
+  outcome->milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool current = !cancel.is_cancelled() && !doc->removed && !stopping_ && job.generation == doc->latest_generation;
+    if (!current) return;
+    ++delivering_;
+  }
+  if (callbacks_.results) callbacks_.results(outcome);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --delivering_;
+  }
+  changed_.notify_all();
 }
 
 void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job,
@@ -176,7 +199,9 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
   auto started = Clock::now();
   if (!cancel->is_cancelled()) {
     try {
-      outcome->analysis = analyze(job, *cancel);
+      outcome->analysis = analyze(job, *cancel, [&](const analyzers::FileAnalysis& early) {
+        deliver_partial(doc, job, *cancel, early, started);
+      });
     } catch (const std::exception& e) {
       outcome->failure = e.what();
     } catch (...) {

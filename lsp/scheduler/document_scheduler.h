@@ -10,7 +10,9 @@
 //  - Source and BuildToml jobs go to the backend on the WorkerPool; Skill jobs are checked in
 //    process (skill_check.h) on a thread of their own, so that they never queue behind a parse.
 //  - results reach `Callbacks::results` only when they are for the newest input of the
-//    document; cancelled and outdated results are dropped.
+//    document; cancelled and outdated results are dropped. A source whose code tests an arch
+//    macro may deliver an early result first (analysis.partial: the first configuration's
+//    findings), then the final one; an early result never answers read().
 //  - read() calls back exactly once: with the result for the document's input as of the call,
 //    or with ContentModified when the document's text changes first, Closed when it is
 //    closed, ShuttingDown at stop().
@@ -51,7 +53,7 @@ struct ReadResult {
 struct SchedulerCallbacks {
   // A job starts (begin = true) or ends, whatever became of its result. For progress reports.
   std::function<void(const AnalysisJob& job, bool begin)> activity;
-  // The newest result of a document.
+  // The newest result of a document (an early one has analysis.partial set).
   std::function<void(const std::shared_ptr<const AnalysisOutcome>& outcome)> results;
 };
 
@@ -97,7 +99,10 @@ class DocumentScheduler {
   void timer_loop();
   void start_locked(const std::shared_ptr<DocState>& doc);
   void run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, CancellationHandle cancel);
-  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel);
+  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                  const analyzers::PartialAnalysisSink& partial);
+  void deliver_partial(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, const CancellationToken& cancel,
+                       const analyzers::FileAnalysis& early, Clock::time_point started);
   bool idle_locked() const;
 
   AnalysisBackend& backend_;

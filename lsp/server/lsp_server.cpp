@@ -354,11 +354,21 @@ void LspServer::on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcom
     uri = it->second;
   }
   if (!text_sync_.in_sync(outcome->job.file)) return;  // cleared when it went out of sync
+  if (outcome->analysis.partial) report_pending_configurations(outcome->analysis, outcome->job.file);
   try {
     publish(uri, outcome->job.version, diagnostics_for(*outcome));
   } catch (const std::exception& e) {
     spdlog::error("publishing diagnostics for {} failed: {}", uri, e.what());
   }
+}
+
+// While the other configurations of a file are parsed after its first was published.
+void LspServer::report_pending_configurations(const analyzers::FileAnalysis& early, const std::filesystem::path& file) {
+  size_t total = early.archs.archs.size(), pending = early.archs_pending.size();
+  if (total == 0) return;
+  std::string message = std::to_string(total - pending) + " of " + std::to_string(total) +
+                        " capabilities analysed; parsing the configurations of the other " + std::to_string(pending);
+  progress_->report(file.string(), message, static_cast<int>(100 * (total - pending) / total));
 }
 
 void LspServer::on_activity(const AnalysisJob& job, bool begin) {

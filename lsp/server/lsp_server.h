@@ -48,6 +48,7 @@ class LspServer final : public KernelServerListener {
  private:
   void on_analysis(const std::shared_ptr<const AnalysisOutcome>& outcome) override;
   void on_activity(const AnalysisJob& job, bool begin) override;
+  void report_pending_configurations(const analyzers::FileAnalysis& early, const std::filesystem::path& file);
 
   void initialize(const json& params, const Reply& reply);
   void initialized(const json& params);

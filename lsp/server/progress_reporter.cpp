@@ -43,6 +43,19 @@ void ProgressReporter::begin(const std::string& key, const std::string& title, c
       });
 }
 
+void ProgressReporter::report(const std::string& key, const std::string& message, int percentage) {
+  if (!enabled_) return;
+  std::string token;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = active_.find(key);
+    if (it == active_.end() || !it->second.created) return;
+    token = it->second.token;
+  }
+  dispatcher_.notify("$/progress", {{"token", token},
+                                    {"value", {{"kind", "report"}, {"message", message}, {"percentage", percentage}}}});
+}
+
 void ProgressReporter::end(const std::string& key, const std::string& message) {
   if (!enabled_) return;
   std::string token;

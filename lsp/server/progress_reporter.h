@@ -17,6 +17,9 @@ class ProgressReporter {
   ProgressReporter(Dispatcher& dispatcher, bool enabled);
 
   void begin(const std::string& key, const std::string& title, const std::string& message);
+  // A `report` of the progress under `key`, when its begin has reached the client (a report
+  // before that is dropped: the next one, or the end, says more).
+  void report(const std::string& key, const std::string& message, int percentage);
   void end(const std::string& key, const std::string& message);
 
  private:

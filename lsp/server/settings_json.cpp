@@ -65,6 +65,11 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
         bad(key, "an integer between 0 and 60000");
       else
         settings.debounce_ms = value.get<uint32_t>();
+    } else if (key == "sharedPch") {
+      if (!value.is_boolean())
+        bad(key, "true or false");
+      else
+        settings.shared_pch = value.get<bool>();
     } else if (key == "pullDiagnostics") {
       if (!value.is_boolean())
         bad(key, "true or false");

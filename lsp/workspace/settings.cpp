@@ -23,6 +23,7 @@ AnalysisSettingsConversion to_analysis_settings(const Settings& settings) {
   for (const std::string& dir : settings.torch_include_path) out.settings.torch_include_path.emplace_back(dir);
   for (const std::string& dir : settings.cutlass_path) out.settings.cutlass_path.emplace_back(dir);
   out.settings.cache_parses = true;
+  out.settings.shared_pch = settings.shared_pch;
   for (const std::string& text : settings.default_archs) {
     if (auto capability = analyzers::parse_capability(text))
       out.settings.default_archs.push_back(*capability);

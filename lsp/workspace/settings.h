@@ -22,6 +22,7 @@ struct Settings {
   std::vector<std::string> default_archs;         // as build.toml writes them: "8.0", "9.0a"
   std::map<std::string, std::string> severities;  // rule id → error|warning|info|hint|off
   std::set<std::string> disabled_rules;
+  bool shared_pch = true;  // sharedPch: start parses from the toolkit headers' PCH
   // Server behaviour (not analysis):
   std::optional<uint32_t> debounce_ms;  // fixed debounce; unset = adaptive 50–500 ms
   bool pull_diagnostics = false;        // advertise textDocument/diagnostic

@@ -32,7 +32,7 @@ RULES = {"uncoalesced-access": "uncoalesced", "misaligned-access": "misaligned"}
 
 
 def lint(binary, files):
-    cmd = [binary, "lint", "--format", "json", "--arch", "9.0"] + files
+    cmd = [binary, "lint", "--no-cache", "--format", "json", "--arch", "9.0"] + files
     proc = subprocess.run(cmd, capture_output=True, text=True)
     try:
         doc = json.loads(proc.stdout)

@@ -3,7 +3,8 @@
 error, in every output format, and never the run's end or another file's loss.
 
 - every crash reproducer in tests/fixtures/crash is linted in process (--no-isolation), so a
-  regression of a crash class crashes here instead of being reported politely;
+  regression of a crash class crashes here instead of being reported politely (--no-cache: a
+  cached result would not run the analysis at all);
 - with KERNEL_LSP_TEST_FAULT (a test hook of the worker) one file's analysis segfaults,
   aborts, throws, exhausts its stack or hangs, beside a good file: the good file's findings are
   all there, the failed file has one error naming the signal, SARIF stays valid, exit code 2.
@@ -44,14 +45,14 @@ class CrashReproducers(unittest.TestCase):
         self.assertGreaterEqual(len(files), 7)
         for path in files:
             with self.subTest(file=path.name):
-                result = run("lint", "--no-isolation", "--format", "json", str(path))
+                result = run("lint", "--no-isolation", "--no-cache", "--format", "json", str(path))
                 self.assertIn(result.returncode, (0, 1), f"{path.name}: exit {result.returncode}\n{result.stderr[-2000:]}")
                 report = json.loads(result.stdout)
                 self.assertEqual(report["summary"]["files_analysed"], 1)
 
     def test_reproducers_together_in_workers(self):
         folder = Path(SOURCE) / "tests" / "fixtures" / "crash"
-        result = run("lint", "--format", "json", "-j", "2", str(folder))
+        result = run("lint", "--no-cache", "--format", "json", "-j", "2", str(folder))
         self.assertIn(result.returncode, (0, 1), result.stderr[-2000:])
         report = json.loads(result.stdout)
         self.assertFalse([f for f in report["findings"] if f["message"].startswith("analysis of this file failed")])

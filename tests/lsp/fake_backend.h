@@ -3,6 +3,8 @@
 // contains "BUG" yields one finding (rule "fake-rule") on that word; a build.toml yields one
 // "build-toml" finding per line containing "bakend". It records every job it ran, can be made
 // slow, and honours cancellation, so tests can watch the scheduler skip, cancel and drop work.
+// A source containing "EARLY" first hands `partial` the findings of the lines before the first
+// "EARLY" line, then waits the delay, as a file parsed in several configurations does.
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -21,7 +23,8 @@ class FakeBackend final : public AnalysisBackend {
   std::atomic<int> running{0};
   std::atomic<int> max_running{0};  // the most analyses seen at once
 
-  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel) override {
+  analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel,
+                                  const analyzers::PartialAnalysisSink& partial) override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       jobs_.push_back(job);
@@ -34,6 +37,16 @@ class FakeBackend final : public AnalysisBackend {
       std::atomic<int>& counter;
       ~Leave() { --counter; }
     } leave{running};
+    if (job.kind == JobKind::Source && partial) {
+      size_t early_end = job.text->find("EARLY");
+      if (early_end != std::string::npos) {
+        AnalysisJob head = job;
+        head.text = std::make_shared<const std::string>(job.text->substr(0, job.text->rfind('\n', early_end) + 1));
+        analyzers::FileAnalysis early = scan(head);
+        early.partial = true;
+        partial(early);
+      }
+    }
     const int delay = delay_ms.load();  // fixed at the start, so only cancellation cuts it short
     for (int waited = 0; waited < delay; waited += 2) {
       if (cancel.is_cancelled()) {
@@ -43,6 +56,22 @@ class FakeBackend final : public AnalysisBackend {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    return scan(job);
+  }
+  void forget(const std::filesystem::path&) override {}
+  void reconfigure(const analyzers::AnalysisSettings&) override { ++reconfigured; }
+
+  std::vector<AnalysisJob> jobs() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return jobs_;
+  }
+  size_t job_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return jobs_.size();
+  }
+
+  // The findings of `job`'s text: one per line with the marker.
+  static analyzers::FileAnalysis scan(const AnalysisJob& job) {
     analyzers::FileAnalysis result;
     const std::string marker = job.kind == JobKind::BuildToml ? "bakend" : "BUG";
     const std::string rule = job.kind == JobKind::BuildToml ? "build-toml" : "fake-rule";
@@ -70,17 +99,6 @@ class FakeBackend final : public AnalysisBackend {
     }
     if (job.kind == JobKind::BuildToml) result.build_toml = job.file;
     return result;
-  }
-  void forget(const std::filesystem::path&) override {}
-  void reconfigure(const analyzers::AnalysisSettings&) override { ++reconfigured; }
-
-  std::vector<AnalysisJob> jobs() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return jobs_;
-  }
-  size_t job_count() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return jobs_.size();
   }
 
  private:

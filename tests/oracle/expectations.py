@@ -26,7 +26,7 @@ def expectations(path: Path):
 
 
 def lint_json(binary: str, paths, extra=()):
-    proc = subprocess.run([binary, "lint", "--format", "json", *extra, *map(str, paths)],
+    proc = subprocess.run([binary, "lint", "--no-cache", "--format", "json", *extra, *map(str, paths)],
                           capture_output=True, text=True, timeout=900)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"kernel-lsp lint failed ({proc.returncode}): {proc.stderr}")

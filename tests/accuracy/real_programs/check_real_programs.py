@@ -53,7 +53,7 @@ def body_ranges(text, name):
 def lint(binary, folder, program):
     flags = [a for a in shlex.split(program["build"]) if a.startswith(("-I", "-D"))]
     files = [s for s in program["sources"] if s.endswith((".cu", ".cuh"))]
-    cmd = [binary, "lint", "--format", "json", "--arch", "9.0", "-j", "2"] + \
+    cmd = [binary, "lint", "--no-cache", "--format", "json", "--arch", "9.0", "-j", "2"] + \
           [x for f in flags for x in ("--extra-flag", f)] + files
     run = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=900)
     if not run.stdout.strip():

@@ -1,0 +1,143 @@
+// The shared PCH of the toolkit headers: a parse that starts from it finds what a parse without
+// it finds; it is built once per command and reused; a stale or corrupt one is rebuilt or
+// bypassed, never trusted. Real clang, real CUDA headers when installed, real reference kernels.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analyzers/frontend/clang_command.h"
+#include "analyzers/frontend/cuda_toolkit.h"
+#include "analyzers/frontend/toolkit_pch.h"
+#include "analyzers/pipeline/analysis.h"
+
+using namespace kl::analyzers;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("kl_toolkit_pch_test_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> command_for(const fs::path& file, const char* arch) {
+  ClangCommandInputs inputs;
+  inputs.file = file;
+  if (auto toolkit = find_cuda_toolkit(std::nullopt)) inputs.cuda_root = toolkit->root;
+  inputs.shim_dir = default_shim_dir();
+  inputs.resource_dir = default_resource_dir();
+  return device_parse_command(inputs, *parse_capability(arch));
+}
+
+// Findings as comparable text (rule, place, message).
+std::vector<std::string> findings_of(const FileAnalysis& analysis) {
+  std::vector<std::string> out;
+  for (const auto& f : analysis.findings)
+    out.push_back(f.rule_id + " " + f.location.file + ":" + std::to_string(f.location.range.start.line) + ":" +
+                  std::to_string(f.location.range.start.column) + " " + f.message);
+  return out;
+}
+
+FileAnalysis analyse(const fs::path& file, bool shared_pch, const fs::path& pch_dir) {
+  AnalysisSettings settings;
+  settings.shared_pch = shared_pch;
+  settings.pch_dir = pch_dir;
+  settings.use_compile_commands = false;
+  for (const char* arch : {"7.5", "8.0", "9.0"}) settings.arch_override.push_back(*parse_capability(arch));
+  Analyzer analyzer(settings);
+  return analyzer.analyze_source(file, read(file));
+}
+
+std::vector<fs::path> reference_sources() {
+  std::vector<fs::path> sources;
+  fs::path root = fs::path(KL_SOURCE_DIR) / "kernels";
+  for (const auto& entry : fs::recursive_directory_iterator(root))
+    if (entry.path().extension() == ".cu") sources.push_back(entry.path());
+  std::sort(sources.begin(), sources.end());
+  return sources;
+}
+
+size_t pch_files(const fs::path& dir) {
+  size_t n = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) n += entry.path().extension() == ".pch";
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("findings are the same with and without the shared toolkit PCH") {
+  fs::path dir = fresh_dir("same");
+  std::vector<fs::path> sources = reference_sources();
+  REQUIRE(sources.size() >= 4);
+  for (const fs::path& source : sources) {
+    INFO(source.string());
+    FileAnalysis with = analyse(source, true, dir);
+    FileAnalysis without = analyse(source, false, dir);
+    CHECK(findings_of(with) == findings_of(without));
+    CHECK(with.coverage == without.coverage);
+  }
+  CHECK(pch_files(dir) >= 1);  // it was used, not silently skipped
+}
+
+TEST_CASE("one PCH per command, reused, rebuilt when an input changed") {
+  fs::path dir = fresh_dir("reuse");
+  fs::path file = dir / "k.cu";
+  ToolkitPchStore store(dir);
+  auto first = store.get(command_for(file, "9.0"));
+  REQUIRE(first);
+  auto built_at = fs::last_write_time(*first);
+  auto again = store.get(command_for(dir / "other.cu", "9.0"));  // another file, same command
+  REQUIRE(again);
+  CHECK(*again == *first);
+  CHECK(fs::last_write_time(*again) == built_at);
+  auto other_arch = store.get(command_for(file, "8.0"));
+  REQUIRE(other_arch);
+  CHECK(*other_arch != *first);
+
+  // An input recorded with another size than it has now: the PCH is stale and rebuilt.
+  fs::path inputs = first->parent_path() / (first->stem().string() + ".inputs");
+  std::string list = read(inputs);
+  std::ofstream(inputs) << "1 1 " << list.substr(list.find(' ', list.find(' ') + 1) + 1);
+  auto rebuilt = store.get(command_for(file, "9.0"));
+  REQUIRE(rebuilt);
+  CHECK(read(inputs) == list);
+}
+
+TEST_CASE("a PCH clang refuses is bypassed and replaced, with the same findings") {
+  fs::path dir = fresh_dir("corrupt");
+  fs::path source = reference_sources().front();
+  FileAnalysis reference = analyse(source, false, dir);
+  (void)analyse(source, true, dir);  // builds the PCHs
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".pch") continue;
+    auto size = fs::file_size(entry.path());
+    auto time = fs::last_write_time(entry.path());
+    std::ofstream(entry.path(), std::ios::binary | std::ios::trunc) << std::string(size, 'x');
+    fs::last_write_time(entry.path(), time);
+  }
+  FileAnalysis after = analyse(source, true, dir);
+  CHECK(findings_of(after) == findings_of(reference));
+  for (const auto& entry : fs::directory_iterator(dir))  // refused, so removed
+    if (entry.path().extension() == ".pch") CHECK(read(entry.path()).find("xxxx") != 0);
+  FileAnalysis repaired = analyse(source, true, dir);  // the rejected PCH was rebuilt
+  CHECK(findings_of(repaired) == findings_of(reference));
+}
+
+TEST_CASE("a command that force-includes a user header gets no PCH") {
+  fs::path dir = fresh_dir("user_include");
+  std::vector<std::string> argv = command_for(dir / "k.cu", "9.0");
+  argv.insert(argv.end() - 1, {"-include", "my_project_prelude.h"});
+  ToolkitPchStore store(dir);
+  CHECK_FALSE(store.get(argv));
+}
