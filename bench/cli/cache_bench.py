@@ -44,9 +44,9 @@ def sample(n):
     return random.Random(SEED).sample(files, min(n, len(files)))
 
 
-def lint(binary, cache, files):
+def lint(binary, cache, files, extra=()):
     start = time.monotonic()
-    proc = subprocess.run([binary, "lint", "--format", "json", "--arch", "9.0", "--cache-dir", cache, *files],
+    proc = subprocess.run([binary, "lint", "--format", "json", "--arch", "9.0", "--cache-dir", cache, *extra, *files],
                           capture_output=True, text=True)
     seconds = time.monotonic() - start
     report = json.loads(proc.stdout)
@@ -87,13 +87,19 @@ def main():
     ap.add_argument("--binary", default=str(ROOT / "build/cli/kernel-lsp"))
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--floor-files", type=int, default=None, help="floor on the first M files only")
+    ap.add_argument("--no-pch-files", type=int, default=0,
+                    help="also a cold run with --no-shared-pch on the first M files (the PCH's effect)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     files = sample(args.files)
     cache = tempfile.mkdtemp(prefix="kl_cache_bench_")
+    # A fresh folder of toolkit PCHs: the cold run pays for building them.
+    pch_dir = tempfile.mkdtemp(prefix="kl_cache_bench_pch_")
+    os.environ["KERNEL_LSP_PCH_DIR"] = pch_dir
     runs = {}
     try:
         runs["cold"], cold = lint(args.binary, cache, files)
+        pchs_built = len(list(Path(pch_dir).glob("*.pch")))
         runs["warm"], warm = lint(args.binary, cache, files)
         header = next(f for f in files if f.endswith(".cuh"))
         restore = changed_then_restored(header, lambda p: os.utime(p))
@@ -109,8 +115,18 @@ def main():
             restore()
         floor_files = files[: args.floor_files] if args.floor_files else files
         floor_seconds = floor(floor_files)
+        no_pch = None
+        if args.no_pch_files:
+            subset = files[: args.no_pch_files]
+            with_seconds, with_report = lint(args.binary, tempfile.mkdtemp(prefix="kl_cache_bench_c1_"), subset)
+            without_seconds, without_report = lint(args.binary, tempfile.mkdtemp(prefix="kl_cache_bench_c2_"),
+                                                   subset, ["--no-shared-pch"])
+            no_pch = {"files": len(subset), "cold_with_pch_seconds": with_seconds,
+                      "cold_without_pch_seconds": without_seconds,
+                      "findings_identical": with_report["findings"] == without_report["findings"]}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(pch_dir, ignore_errors=True)
     same = cold["findings"] == warm["findings"]
     result = {
         "machine": {"cores": os.cpu_count(), "cpu": subprocess.run(
@@ -124,6 +140,8 @@ def main():
                   "per_file_ms": 1000 * floor_seconds / len(floor_files)},
         "cold_vs_floor": (runs["cold"] / len(files)) / (floor_seconds / len(floor_files)),
         "warm_findings_identical": same,
+        "toolkit_pchs_built": pchs_built,
+        "shared_pch_effect": no_pch,
         "findings": len(cold["findings"]),
         "analysis_failures": cold["summary"]["analysis_failures"],
         "touched": header, "edited": source,

@@ -200,3 +200,26 @@ TEST_CASE("a cancelled analysis comes back cancelled, and the worker stays usabl
   auto good = isolated.analyze_source("/tmp/kl_isolation_after_hang.cu", kGood);
   CHECK(std::none_of(good.findings.begin(), good.findings.end(), ka::is_analysis_failure));
 }
+
+TEST_CASE("an early result crosses the process boundary ahead of the final one") {
+  const char* guarded =
+      "__global__ void k(int* out) {\n"
+      "#if __CUDA_ARCH__ >= 900\n"
+      "  out[threadIdx.x] = __reduce_add_sync(0xffffffffu, out[threadIdx.x]);\n"
+      "#else\n"
+      "  out[threadIdx.x] = 1;\n"
+      "#endif\n"
+      "}\n";
+  ka::AnalysisSettings settings;
+  settings.arch_override = {*ka::parse_capability("8.0"), *ka::parse_capability("9.0")};
+  ka::IsolatedAnalyzer isolated(settings, options_for_tests());
+  std::vector<ka::FileAnalysis> early;
+  ka::FileAnalysis final = isolated.analyze_source("/tmp/kl_isolation_partial.cu", guarded, nullptr, nullptr,
+                                                   [&](const ka::FileAnalysis& e) { early.push_back(e); });
+  REQUIRE(early.size() == 1);
+  CHECK(early[0].partial);
+  CHECK(early[0].archs_pending == std::vector<ka::Capability>{*ka::parse_capability("8.0")});
+  CHECK_FALSE(final.partial);
+  CHECK(final.archs_pending.empty());
+  CHECK(final.timings.size() > early[0].timings.size());
+}

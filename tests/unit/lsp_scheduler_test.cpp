@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <future>
 #include <mutex>
+#include <thread>
 
 #include "lsp/scheduler/debounce_policy.h"
 #include "lsp/scheduler/document_scheduler.h"
@@ -252,4 +253,34 @@ TEST_CASE("a SKILL.md is checked in process, never by the backend, and not behin
   REQUIRE_FALSE(read.outcome->analysis.findings.empty());
   CHECK(read.outcome->analysis.findings[0].rule_id == "skill");
   CHECK(backend.job_count() == 2);
+}
+
+TEST_CASE("an early result is delivered before the final one, and never for outdated input", "[scheduler]") {
+  FakeBackend backend;
+  backend.delay_ms = 300;
+  Results results;
+  DocumentScheduler scheduler(backend, options(0ms), callbacks(results));
+  scheduler.update(job(1, "BUG\nEARLY\nBUG\n"), false);
+  REQUIRE(scheduler.wait_until_idle(5s));
+  {
+    std::lock_guard<std::mutex> lock(results.mutex);
+    REQUIRE(results.outcomes.size() == 2);
+    CHECK(results.outcomes[0]->analysis.partial);
+    CHECK(results.outcomes[0]->analysis.findings.size() == 1);
+    CHECK_FALSE(results.outcomes[1]->analysis.partial);
+    CHECK(results.outcomes[1]->analysis.findings.size() == 2);
+  }
+  // A read is answered by the final result only.
+  std::promise<ReadResult> read;
+  scheduler.read("/w/a.cu", [&](ReadResult r) { read.set_value(r); });
+  CHECK_FALSE(read.get_future().get().outcome->analysis.partial);
+
+  // An edit while version 2 runs: its early result (already out) stays the only one for it;
+  // version 3 gets both.
+  scheduler.update(job(2, "BUG\nEARLY\n"), false);
+  std::this_thread::sleep_for(100ms);
+  scheduler.update(job(3, "EARLY\nBUG\n"), false);
+  REQUIRE(scheduler.wait_until_idle(5s));
+  std::vector<int64_t> versions = results.versions();
+  CHECK(versions == std::vector<int64_t>{1, 1, 2, 3, 3});
 }
