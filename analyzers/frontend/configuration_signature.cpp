@@ -7,7 +7,6 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/PrecompiledPreamble.h>
-#include <clang/Frontend/Utils.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/MacroInfo.h>
 #include <clang/Lex/PPCallbacks.h>
@@ -17,6 +16,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/xxhash.h>
 
+#include "analyzers/frontend/device_invocation.h"
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/frontend/toolkit_pch.h"
@@ -135,22 +135,6 @@ std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preproc
 
 namespace {
 
-// The invocation for `argv`, as the parse makes it (device_parser.cpp), with diagnostics from
-// building it discarded; null when clang cannot make one.
-std::shared_ptr<clang::CompilerInvocation> preprocessing_invocation(const std::vector<std::string>& argv) {
-  std::vector<const char*> args;
-  for (const auto& a : argv) args.push_back(a.c_str());
-  auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::IgnoringDiagConsumer ignore;
-  clang::CreateInvocationOptions options;
-  options.Diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
-  options.RecoverOnError = true;
-  options.ProbePrecompiled = false;
-  std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(args, options);
-  if (invocation) invocation->getFrontendOpts().DisableFree = false;
-  return invocation;
-}
-
 // Drops every diagnostic, noting whether one says the toolkit PCH could not be used.
 class PchRejectionWatch : public clang::DiagnosticConsumer {
  public:
@@ -173,7 +157,7 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
                                                     const std::filesystem::path& file, std::string_view text,
                                                     const CancellationToken* cancel, PreambleCache* preambles,
                                                     ToolkitPchStore* toolkit_pchs) {
-  std::shared_ptr<clang::CompilerInvocation> invocation = preprocessing_invocation(argv);
+  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
   if (!invocation) return Error{"clang could not build a command line to preprocess " + file.string(), {}};
   auto buffer = text_buffer(file, text);
   auto vfs = llvm::vfs::getRealFileSystem();
@@ -216,7 +200,7 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
 
 void warm_preamble(const std::vector<std::string>& argv, const std::filesystem::path& file, std::string_view text,
                    PreambleCache& preambles, const std::vector<std::string>& watched_macros) {
-  std::shared_ptr<clang::CompilerInvocation> invocation = preprocessing_invocation(argv);
+  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
   if (!invocation) return;
   auto buffer = text_buffer(file, text);
   auto vfs = llvm::vfs::getRealFileSystem();

@@ -7,7 +7,6 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendAction.h>
-#include <clang/Frontend/Utils.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
@@ -21,6 +20,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "analyzers/frontend/device_invocation.h"
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/frontend/toolkit_pch.h"
 
@@ -300,29 +300,11 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
 
 namespace {
 
-// The clang invocation for `argv`, set up for a device-side parse that lends its AST to a
-// visitor; null when clang cannot make one. Diagnostics from building it (unknown flags) go to
-// a throwaway engine that lives only as long as this call: the invocation keeps none of it.
-std::shared_ptr<clang::CompilerInvocation> device_invocation(const std::vector<std::string>& argv) {
-  std::vector<const char*> args;
-  args.reserve(argv.size());
-  for (const auto& a : argv) args.push_back(a.c_str());
-
-  auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::IgnoringDiagConsumer ignore;
-  auto setup_diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
-  clang::CreateInvocationOptions invocation_options;
-  invocation_options.Diags = setup_diags;
-  invocation_options.RecoverOnError = true;
-  invocation_options.ProbePrecompiled = false;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
-      clang::createInvocation(args, invocation_options);
-  if (!invocation) return nullptr;
-  invocation->getFrontendOpts().DisableFree = false;
-  invocation->getFrontendOpts().SkipFunctionBodies = true;  // only system headers': see VisitingConsumer
-  invocation->getDiagnosticOpts().ShowColors = false;
-  // Without carets clang also skips its "N errors generated" line on stderr.
-  invocation->getDiagnosticOpts().ShowCarets = false;
+// The invocation for a parse that lends its AST to a visitor: bodies of functions in system
+// headers are skipped (see VisitingConsumer).
+std::shared_ptr<clang::CompilerInvocation> parse_invocation(const std::vector<std::string>& argv) {
+  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
+  if (invocation) invocation->getFrontendOpts().SkipFunctionBodies = true;
   return invocation;
 }
 
@@ -384,7 +366,7 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
 
   std::string main_file = file.string();
   CollectingDiagnostics collector(outcome, main_file);
-  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
+  std::shared_ptr<clang::CompilerInvocation> invocation = parse_invocation(argv);
   if (!invocation) return make_error("clang could not build a command line to parse " + main_file);
 
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), main_file);

@@ -6,7 +6,6 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
-#include <clang/Frontend/Utils.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include <thread>
 
 #include "analyzers/frontend/content_hash.h"
+#include "analyzers/frontend/device_invocation.h"
 
 namespace kl::analyzers {
 namespace fs = std::filesystem;
@@ -160,24 +160,16 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
   if (!fs::exists(main, ec) && !write_atomically(main, "")) return std::nullopt;
   std::vector<std::string> args = argv;
   args.back() = main.string();
-  std::vector<const char*> raw;
-  for (const auto& a : args) raw.push_back(a.c_str());
-
-  auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::IgnoringDiagConsumer ignore;
-  clang::CreateInvocationOptions options;
-  options.Diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
-  options.ProbePrecompiled = false;
-  std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(raw, options);
+  std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(args);
   if (!invocation) return std::nullopt;
   fs::path pch = dir_ / (key + ".pch");
   fs::path temporary = pch.string() + unique_suffix();
   invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
   invocation->getFrontendOpts().OutputFile = temporary.string();
-  invocation->getFrontendOpts().DisableFree = false;
   // Everything here is a system header, whose bodies a parse skips too (device_parser.cpp).
   invocation->getFrontendOpts().SkipFunctionBodies = true;
 
+  clang::IgnoringDiagConsumer ignore;
   clang::CompilerInstance ci;
   ci.setInvocation(std::move(invocation));
   ci.createDiagnostics(&ignore, /*ShouldOwnClient=*/false);
