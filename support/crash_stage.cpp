@@ -1,5 +1,7 @@
 #include "support/crash_stage.h"
 
+#include <sys/mman.h>
+
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -76,12 +78,16 @@ void prepare_thread_for_crash_reports() {
     if (pthread_attr_getstack(&attributes, &low, &size) == 0) t_stack_low = reinterpret_cast<uintptr_t>(low);
     pthread_attr_destroy(&attributes);
   }
-  // Leaked on purpose: the stack must outlive any signal delivered to this thread.
+  // Leaked on purpose: the stack must outlive any signal delivered to this thread. Mapped, not
+  // malloc'd: AddressSanitizer unmaps a thread's alternate stack when the thread exits, and a
+  // heap block is not a mapping (its munmap fails, and ASan aborts the exiting worker).
   constexpr size_t kSize = 256 * 1024;
   stack_t alternate{};
-  alternate.ss_sp = std::malloc(kSize);
+  void* mapped = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (mapped == MAP_FAILED) return;
+  alternate.ss_sp = mapped;
   alternate.ss_size = kSize;
-  if (alternate.ss_sp) sigaltstack(&alternate, nullptr);
+  sigaltstack(&alternate, nullptr);
 }
 
 void install_crash_reporter(int report_fd) {
