@@ -34,7 +34,7 @@ std::string resolved_program(const std::string& name) {
   return (ec ? found : real).string();
 }
 
-// KERNEL_LSP_* but the cache's own folder; a *_TOML override with its file's contents, since
+// KERNEL_LSP_* but the cache's and the toolkit PCHs' folders; a *_TOML override with its file's contents, since
 // the table it names is read at every start.
 json kernel_lsp_environment() {
   json out = json::object();
@@ -43,7 +43,7 @@ json kernel_lsp_environment() {
     if (pair.rfind("KERNEL_LSP_", 0) != 0) continue;
     size_t equals = pair.find('=');
     std::string name(pair.substr(0, equals));
-    if (name == "KERNEL_LSP_CACHE_DIR") continue;
+    if (name == "KERNEL_LSP_CACHE_DIR" || name == "KERNEL_LSP_PCH_DIR") continue;
     std::string value(equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1));
     if (name.size() > 5 && name.compare(name.size() - 5, 5, "_TOML") == 0) {
       std::optional<std::string> table = read_file_text(value);
@@ -71,7 +71,8 @@ std::string binary_identity(std::string_view version) {
 
 std::string settings_key(const analyzers::AnalysisSettings& settings) {
   json settings_json = analyzers::settings_to_json(settings);
-  settings_json.erase("cache_parses");  // how the analysis is done, not what it finds
+  // How the analysis is done, not what it finds (the toolkit PCH gives the same findings: a test).
+  for (const char* how : {"cache_parses", "shared_pch", "pch_dir"}) settings_json.erase(how);
   std::error_code ec;
   json key = {{"settings", std::move(settings_json)},
               {"cwd", fs::current_path(ec).string()},
