@@ -1,13 +1,9 @@
 #include "cli/result_cache.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "analyzers/frontend/compile_database.h"
@@ -32,28 +28,6 @@ constexpr const char* kCacheDirTag =
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by kernel-lsp (lint's result cache).\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n";
-
-// Writes `text` to `path` through a temporary file in the same folder and a rename, so that a
-// reader sees the old file or the new one, never part of one.
-bool write_atomically(const fs::path& path, const std::string& text) {
-  static std::atomic<uint64_t> counter{0};
-  fs::path temporary = path;
-  temporary += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(temporary, ec);
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) fs::remove(temporary, ec);
-  return !ec;
-}
 
 // Removes the folders of other binaries (those with the marker) under `root`.
 void remove_other_versions(const fs::path& root, const fs::path& keep) {
@@ -81,12 +55,7 @@ std::vector<std::string> project_files(const fs::path& file, bool use_compile_co
 
 }  // namespace
 
-fs::path default_cache_root() {
-  if (const char* dir = std::getenv("KERNEL_LSP_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kernel-lsp" / "lint";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernel-lsp" / "lint";
-  return {};
-}
+fs::path default_cache_root() { return user_cache_dir("KERNEL_LSP_CACHE_DIR", "lint"); }
 
 ResultCache::ResultCache(fs::path folder, std::string settings_key, bool use_compile_commands)
     : folder_(std::move(folder)), settings_key_(std::move(settings_key)), use_compile_commands_(use_compile_commands) {}
@@ -97,11 +66,11 @@ std::unique_ptr<ResultCache> ResultCache::open(const fs::path& root, const std::
   std::error_code ec;
   fs::create_directories(root, ec);
   if (ec || !fs::is_directory(root, ec)) return nullptr;
-  if (!fs::exists(root / "CACHEDIR.TAG", ec)) write_atomically(root / "CACHEDIR.TAG", kCacheDirTag);
+  if (!fs::exists(root / "CACHEDIR.TAG", ec)) write_file_atomically(root / "CACHEDIR.TAG", kCacheDirTag);
   fs::path folder = root / binary_identity;
   if (!fs::exists(folder / kMarker, ec)) {
     fs::create_directories(folder, ec);
-    if (ec || !write_atomically(folder / kMarker, binary_identity + "\n")) return nullptr;
+    if (ec || !write_file_atomically(folder / kMarker, binary_identity + "\n")) return nullptr;
     remove_other_versions(root, folder);  // "cleared on version change"
   }
   return std::unique_ptr<ResultCache>(new ResultCache(folder, std::move(settings_key), use_compile_commands));
@@ -207,7 +176,7 @@ bool ResultCache::store(const fs::path& file, std::string_view text, const Cache
                 {"project_files", found},
                 {"inputs", std::move(recorded)},
                 {"result", analyzers::analysis_to_json(analysis)}};
-  return write_atomically(entry_path(file.string()), entry.dump());
+  return write_file_atomically(entry_path(file.string()), entry.dump());
 }
 
 int64_t analysis_clock_ns() {

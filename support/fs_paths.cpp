@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -39,6 +41,39 @@ std::optional<std::string> read_file_text(const std::filesystem::path& path) {
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return ss.str();
+}
+
+std::filesystem::path user_cache_dir(const char* override_env, const std::string& subfolder) {
+  if (const char* dir = std::getenv(override_env); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "kernel-lsp" / subfolder;
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "kernel-lsp" / subfolder;
+  return {};
+}
+
+std::filesystem::path temporary_sibling(const std::filesystem::path& path) {
+  static std::atomic<uint64_t> counter{0};
+  std::filesystem::path temporary = path;
+  temporary += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  return temporary;
+}
+
+bool write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path temporary = temporary_sibling(path);
+  std::error_code ec;
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      return false;
+    }
+  }
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) std::filesystem::remove(temporary, ec);
+  return !ec;
 }
 
 std::filesystem::path absolute_normal(const std::filesystem::path& path) {

@@ -17,5 +17,16 @@ std::optional<std::filesystem::path> find_resource(const std::string& relative);
 std::filesystem::path absolute_normal(const std::filesystem::path& path);
 // Reads a whole file; nullopt when it cannot be read.
 std::optional<std::string> read_file_text(const std::filesystem::path& path);
+// kernel-lsp's cache folder `subfolder` for this user: $<override_env> when set, else
+// $XDG_CACHE_HOME/kernel-lsp/<subfolder>, else ~/.cache/kernel-lsp/<subfolder>; empty when
+// neither variable is set.
+std::filesystem::path user_cache_dir(const char* override_env, const std::string& subfolder);
+// A name beside `path`, unique to this process and call (pid and a counter), for a file that is
+// written whole and then renamed over `path`.
+std::filesystem::path temporary_sibling(const std::filesystem::path& path);
+// Writes `text` to `path` through a temporary sibling and a rename, so that a reader (another
+// process included) sees the old file or the new one, never part of one. False when either
+// step failed; the temporary file is then removed.
+bool write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace kl

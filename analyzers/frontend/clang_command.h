@@ -11,6 +11,7 @@
 // kernel-builder's CMake already has them, and clang drops a repeated -I, so that file's order
 // stands), then extraFlags, last so that the user's -D/-U override everything before them.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ClangCommandInputs {
   std::filesystem::path shim_dir;       // headers CUDA 13 removed but clang 19 still includes
   std::filesystem::path resource_dir;   // clang's own headers (__clang_cuda_runtime_wrapper.h)
   std::vector<std::string> project_flags;  // from compile_commands.json, translated
+  // The compile_commands.json found for the file (whether or not it lists it): what the
+  // project flags depend on, for a result cache. Not part of the command.
+  std::optional<std::filesystem::path> compile_database;
   // build.toml's `include` folders for this file (-I, after project_flags)
   std::vector<std::filesystem::path> build_toml_include_dirs;
   std::vector<std::string> extra_flags;  // from settings

@@ -41,7 +41,8 @@ namespace {
 class SignatureRecorder : public clang::PPCallbacks {
  public:
   SignatureRecorder(const clang::Preprocessor& preprocessor, ConfigurationSignature& signature)
-      : preprocessor_(preprocessor), sources_(preprocessor.getSourceManager()), signature_(signature) {}
+      : preprocessor_(preprocessor), sources_(preprocessor.getSourceManager()), view_(sources_, {}),
+        signature_(signature) {}
 
   bool FileNotFound(llvm::StringRef) override { return true; }  // skip it, as the parse does
 
@@ -78,18 +79,16 @@ class SignatureRecorder : public clang::PPCallbacks {
   }
 
  private:
-  // The file's name when `loc` is in a user file (not a system header, not a scratch buffer).
+  // The file's name when `loc` is in a user file (SourceView's test: not a system header, not a
+  // scratch buffer).
   std::optional<std::string> user_file(clang::SourceLocation loc) const {
-    if (loc.isInvalid()) return std::nullopt;
-    clang::SourceLocation expansion = sources_.getExpansionLoc(loc);
-    if (sources_.isInSystemHeader(expansion)) return std::nullopt;
-    auto entry = sources_.getFileEntryRefForID(sources_.getFileID(expansion));
-    if (!entry) return std::nullopt;
-    return entry->getName().str();
+    if (!view_.is_user_location(loc)) return std::nullopt;
+    return sources_.getFileEntryRefForID(sources_.getFileID(sources_.getExpansionLoc(loc)))->getName().str();
   }
 
   const clang::Preprocessor& preprocessor_;
   const clang::SourceManager& sources_;
+  SourceView view_;  // its main-file name is not used here
   ConfigurationSignature& signature_;
 };
 

@@ -23,6 +23,7 @@
 #include "analyzers/frontend/device_invocation.h"
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/frontend/toolkit_pch.h"
+#include "support/fs_paths.h"
 
 namespace kl::analyzers {
 
@@ -330,10 +331,8 @@ struct ParseTimes {
 // included_files as ParseOutcome promises: absolute, sorted, each once (a preamble's and the
 // parse's own may overlap).
 void settle_included_files(std::vector<std::string>& files) {
-  for (auto& name : files) {
-    std::error_code ec;
-    if (!name.empty() && name.front() != '/') name = std::filesystem::absolute(name, ec).lexically_normal().string();
-  }
+  for (auto& name : files)
+    if (!name.empty() && name.front() != '/') name = absolute_normal(name).string();
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
 }

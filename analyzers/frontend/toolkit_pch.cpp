@@ -8,15 +8,12 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
-#include <thread>
 
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/device_invocation.h"
+#include "support/fs_paths.h"
 
 namespace kl::analyzers {
 namespace fs = std::filesystem;
@@ -78,25 +75,6 @@ bool inputs_unchanged(const fs::path& list) {
   return count > 0;
 }
 
-std::string unique_suffix() {
-  std::ostringstream s;
-  s << ".tmp." << getpid() << "." << std::this_thread::get_id();
-  return s.str();
-}
-
-bool write_atomically(const fs::path& path, const std::string& text) {
-  fs::path temporary = path.string() + unique_suffix();
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) fs::remove(temporary, ec);
-  return !ec;
-}
-
 // Which -include files a toolkit PCH may hold: kernel-lsp's shims, in system folders. A user
 // header in a PCH would have its function bodies skipped and its declarations out of the
 // model's walk, so a command that includes one gets no PCH.
@@ -121,9 +99,8 @@ std::string key_of(const std::vector<std::string>& argv) {
 }  // namespace
 
 fs::path default_toolkit_pch_dir() {
-  if (const char* dir = std::getenv("KERNEL_LSP_PCH_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kernel-lsp" / "pch";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernel-lsp" / "pch";
+  fs::path dir = user_cache_dir("KERNEL_LSP_PCH_DIR", "pch");
+  if (!dir.empty()) return dir;
   std::error_code ec;
   return fs::temp_directory_path(ec) / "kernel-lsp-pch";
 }
@@ -157,13 +134,13 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
   fs::create_directories(dir_, ec);
   // The PCH's own main file: empty, written once and never rewritten (its time is an input).
   fs::path main = dir_ / "kernel_lsp_pch_main.cu";
-  if (!fs::exists(main, ec) && !write_atomically(main, "")) return std::nullopt;
+  if (!fs::exists(main, ec) && !write_file_atomically(main, "")) return std::nullopt;
   std::vector<std::string> args = argv;
   args.back() = main.string();
   std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(args);
   if (!invocation) return std::nullopt;
   fs::path pch = dir_ / (key + ".pch");
-  fs::path temporary = pch.string() + unique_suffix();
+  fs::path temporary = temporary_sibling(pch);
   invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
   invocation->getFrontendOpts().OutputFile = temporary.string();
   // Everything here is a system header, whose bodies a parse skips too (device_parser.cpp).
@@ -188,7 +165,7 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
     if (stamp.empty()) ok = false;
     list += stamp + " " + input + "\n";
   }
-  if (!ok || inputs.empty() || !write_atomically(dir_ / (key + ".inputs"), list)) {
+  if (!ok || inputs.empty() || !write_file_atomically(dir_ / (key + ".inputs"), list)) {
     fs::remove(temporary, ec);
     return std::nullopt;
   }

@@ -120,9 +120,9 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
   inputs.extra_flags = settings.extra_flags;
   if (!toolkit) inputs.extra_flags.push_back("-nocudainc");
   if (settings.use_compile_commands) {
-    if (auto database = find_compile_database(file)) {
-      if (auto flags = flags_from_database(*database, file)) inputs.project_flags = flags->args;
-    }
+    inputs.compile_database = find_compile_database(file);
+    if (inputs.compile_database)
+      if (auto flags = flags_from_database(*inputs.compile_database, file)) inputs.project_flags = flags->args;
   }
   // CUTLASS where the project's flags do not already reach one.
   std::vector<std::string> reached = inputs.project_flags;
@@ -295,13 +295,12 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   CrashStage project_marker("the build.toml reader");
   TargetArchs targets = project_stage(file, project, settings, toolkit, result);
   if (result.build_toml) result.inputs.push_back(result.build_toml->string());
-  if (auto database = settings.use_compile_commands ? find_compile_database(file) : std::nullopt)
-    result.inputs.push_back(database->string());
   if (result.archs.archs.empty()) return result;
 
   ParseRequest request =
       parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), &state_->preambles,
                     state_->toolkit_pchs.get(), cancel);
+  if (request.command.compile_database) result.inputs.push_back(request.command.compile_database->string());
   auto publish_first = [&](const std::vector<ArchParse>& first) {
     if (partial) partial(first_configuration_result(file_name, text, targets, first, settings, result));
   };

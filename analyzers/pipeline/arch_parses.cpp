@@ -91,20 +91,19 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
 // The parse whose configuration `arch`'s preprocessing reproduces, if any; null when none does
 // or the preprocessing failed (then `arch` is parsed: a parse is never skipped on a guess).
 ArchParse* parse_with_same_configuration(const ParseRequest& request, const Capability& arch,
-                                         std::vector<ArchParse>& parses, FileAnalysis& result) {
+                                         const std::vector<std::string>& watched, std::vector<ArchParse>& parses,
+                                         FileAnalysis& result) {
   StageTimer timer;
   CrashStage stage("the preprocessor");
+  const std::vector<std::string> argv = device_parse_command(request.command, arch);
   auto signature =
-      preprocess_signature(device_parse_command(request.command, arch), request.file, request.text, request.cancel,
-                           request.preambles, request.toolkit_pchs);
+      preprocess_signature(argv, request.file, request.text, request.cancel, request.preambles, request.toolkit_pchs);
   timer.record(result.timings, "preprocess " + arch.sm_name());
   if (!signature) return nullptr;
   for (ArchParse& parse : parses) {
     if (parse.signature != *signature) continue;
     // Not parsed: its preamble serves the next edit's check of this arch.
-    if (request.preambles)
-      warm_preamble(device_parse_command(request.command, arch), request.file, request.text, *request.preambles,
-                    watched_macros(*request.features));
+    if (request.preambles) warm_preamble(argv, request.file, request.text, *request.preambles, watched);
     return &parse;
   }
   return nullptr;
@@ -146,7 +145,7 @@ std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std
       result.cancelled = true;
       break;
     }
-    if (ArchParse* same = parse_with_same_configuration(request, arch, parses, result)) {
+    if (ArchParse* same = parse_with_same_configuration(request, arch, watched, parses, result)) {
       same->also_serves.push_back(arch);
       continue;
     }

@@ -8,29 +8,18 @@
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
+using namespace kl::analyzers::testing;
 
 namespace {
 
 FileAnalysis analyse(const std::string& source, const char* name = "snippet.cu") {
-  AnalysisSettings settings;
-  settings.arch_override.push_back(*parse_capability("9.0"));
-  settings.use_compile_commands = false;
-  static Analyzer analyzer(settings);
-  auto dir = std::filesystem::temp_directory_path() / "kl_access_model_test";
-  std::filesystem::create_directories(dir);
-  return analyzer.analyze_source(dir / name, source);
+  static Analyzer analyzer(settings_for_archs({"9.0"}));
+  return analyzer.analyze_source(scratch_file("kl_access_model_test", name), source);
 }
 
-std::vector<const Finding*> of_rule(const FileAnalysis& a, const std::string& rule) {
-  std::vector<const Finding*> out;
-  for (const auto& f : a.findings)
-    if (f.rule_id == rule) out.push_back(&f);
-  return out;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -42,7 +31,7 @@ TEST_CASE("naive transpose: the column-wise store is reported with its exact ran
       "  float v = in[y * n + x];\n"
       "  out[x * n + y] = v;\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->severity == Severity::Warning);
   CHECK(f[0]->location.range.start.line == 4);
@@ -63,7 +52,7 @@ TEST_CASE("wide elements at unit stride, broadcasts and grid-stride loops are co
       "    o[i] = v[i];\n"
       "  }\n"
       "}\n");
-  CHECK(of_rule(a, "uncoalesced-access").empty());
+  CHECK(findings_of_rule(a, "uncoalesced-access").empty());
 }
 
 TEST_CASE("warp per row is coalesced; lanes walking rows are not") {
@@ -80,7 +69,7 @@ TEST_CASE("warp per row is coalesced; lanes walking rows are not") {
       "  int lane = threadIdx.x & 31;\n"
       "  y[warp] = A[lane * n + warp];\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->location.range.start.line == 10);
 }
@@ -102,7 +91,7 @@ TEST_CASE("blockDim.x known from the launch decides whether threadIdx.y varies i
       "  dim3 block(4, 64);\n"
       "  k4<<<dim3(n / 4, n / 64), block>>>(o, i, n);\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 2);
   CHECK(f[0]->location.range.start.line == 3);
   CHECK(f[0]->location.range.start.column == 19);  // the load, not the store
@@ -115,7 +104,7 @@ TEST_CASE("single-lane accesses are not reported") {
       "__global__ void k(float* out, const float* in, int stride) {\n"
       "  if (threadIdx.x == 0) out[blockIdx.x * stride] = in[threadIdx.x * 32];\n"
       "}\n");
-  CHECK(of_rule(a, "uncoalesced-access").empty());
+  CHECK(findings_of_rule(a, "uncoalesced-access").empty());
 }
 
 TEST_CASE("arrays of structs: a field per lane, with the structure-of-arrays hint") {
@@ -125,7 +114,7 @@ TEST_CASE("arrays of structs: a field per lane, with the structure-of-arrays hin
       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
       "  out[i] = p[i].y;\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 1);
   CHECK(contains(f[0]->message, "16 bytes apart"));
   CHECK(contains(f[0]->message, "structure of arrays"));
@@ -139,7 +128,7 @@ TEST_CASE("indices computed in helpers are followed; the finding sits in the hel
       "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
       "  out[t] = get(in, at(t, 0, ld));\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->location.range.start.line == 1);
   REQUIRE(f[0]->notes.size() == 1);
@@ -153,7 +142,7 @@ TEST_CASE("misaligned by construction: a float4 view one float in is an error") 
       "  float4 v = reinterpret_cast<const float4*>(in + 1)[i];\n"
       "  out[i] = v.x + v.y + v.z + v.w;\n"
       "}\n");
-  auto f = of_rule(a, "misaligned-access");
+  auto f = findings_of_rule(a, "misaligned-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->severity == Severity::Error);
   CHECK(f[0]->location.range.start.line == 2);
@@ -168,7 +157,7 @@ TEST_CASE("a runtime row length: warning with the condition, silent once the cod
       "  out[blockIdx.x] = s;\n"
       "}\n";
   auto unchecked = analyse("__global__ void k(float* out, const float* x, int hidden) {\n" + body);
-  auto f = of_rule(unchecked, "misaligned-access");
+  auto f = findings_of_rule(unchecked, "misaligned-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->severity == Severity::Warning);
   CHECK(contains(f[0]->message, "hidden % 4 == 0"));
@@ -176,14 +165,14 @@ TEST_CASE("a runtime row length: warning with the condition, silent once the cod
   for (const char* check : {"  if (hidden % 4) return;\n", "  if (hidden % 4 != 0) { out[0] = 0.f; return; }\n",
                             "  if ((hidden & 3) != 0) return;\n", "  __builtin_assume(hidden % 4 == 0);\n"}) {
     auto checked = analyse("__global__ void k(float* out, const float* x, int hidden) {\n" + std::string(check) + body);
-    CHECK(of_rule(checked, "misaligned-access").empty());
+    CHECK(findings_of_rule(checked, "misaligned-access").empty());
   }
   auto tmpl = analyse("template <int hidden> __global__ void k(float* out, const float* x) {\n" + body +
                       "template __global__ void k<1024>(float*, const float*);\n");
-  CHECK(of_rule(tmpl, "misaligned-access").empty());
+  CHECK(findings_of_rule(tmpl, "misaligned-access").empty());
   auto asserted = analyse("template <int hidden> __global__ void k(float* out, const float* x) {\n"
                           "  static_assert(hidden % 4 == 0, \"rows of whole vectors\");\n" + body);
-  CHECK(of_rule(asserted, "misaligned-access").empty());
+  CHECK(findings_of_rule(asserted, "misaligned-access").empty());
 }
 
 TEST_CASE("__half2 at an odd element offset is an error; bf16 rows give a condition") {
@@ -197,7 +186,7 @@ TEST_CASE("__half2 at an odd element offset is an error; bf16 rows give a condit
       "  out[i] = __low2half(v);\n"
       "  out[i + 1] = __float2half((float)w.x);\n"
       "}\n");
-  auto f = of_rule(a, "misaligned-access");
+  auto f = findings_of_rule(a, "misaligned-access");
   REQUIRE(f.size() == 2);
   CHECK(f[0]->severity == Severity::Error);
   CHECK(f[1]->severity == Severity::Warning);
@@ -214,7 +203,7 @@ TEST_CASE("shared byte buffers used as vectors need __align__") {
       "  __syncthreads();\n"
       "  out[threadIdx.x] = raw[threadIdx.x] + ok[threadIdx.x];\n"
       "}\n");
-  auto f = of_rule(a, "misaligned-access");
+  auto f = findings_of_rule(a, "misaligned-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->location.range.start.line == 3);
   CHECK(contains(f[0]->message, "__align__(16)"));
@@ -228,7 +217,7 @@ TEST_CASE("a launch that passes an offset pointer makes the kernel's vector view
       "  out[i] = v.x;\n"
       "}\n"
       "void run(float* out, float* buf) { k<<<64, 256>>>(out, buf + 1); }\n");
-  auto f = of_rule(a, "misaligned-access");
+  auto f = findings_of_rule(a, "misaligned-access");
   REQUIRE(f.size() == 1);
   CHECK(contains(f[0]->message, "buf + 1"));
 }
@@ -247,7 +236,7 @@ TEST_CASE("missing torch headers: values become opaque, nothing crashes") {
       "    k<scalar_t><<<in.numel() / 256, 256>>>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), in.stride(0));\n"
       "  });\n"
       "}\n");
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->location.range.start.line == 5);
   CHECK(contains(f[0]->message, "`stride`"));
@@ -267,13 +256,13 @@ TEST_CASE("launch facts follow host calls: sizes known in main resolve the align
       "  }\n"
       "}\n";
   auto known = analyse(kernel + "int main() { float *o, *x; launch(1, o, x, 8, 768); return 0; }\n");
-  CHECK(of_rule(known, "misaligned-access").empty());
+  CHECK(findings_of_rule(known, "misaligned-access").empty());
   auto odd = analyse(kernel + "int main() { float *o, *x; launch(1, o, x, 8, 771); return 0; }\n");
-  auto f = of_rule(odd, "misaligned-access");
+  auto f = findings_of_rule(odd, "misaligned-access");
   REQUIRE(f.size() == 1);
   CHECK(contains(f[0]->message, "C % 4 == 0"));
   auto unknown = analyse(kernel);
-  CHECK(of_rule(unknown, "misaligned-access").size() == 1);
+  CHECK(findings_of_rule(unknown, "misaligned-access").size() == 1);
 }
 
 TEST_CASE("rounding up to a multiple (`(n + 3) & ~3`) is known to be a multiple") {
@@ -283,7 +272,7 @@ TEST_CASE("rounding up to a multiple (`(n + 3) & ~3`) is known to be a multiple"
       "  float4 v = reinterpret_cast<const float4*>(x + blockIdx.x * padded)[threadIdx.x];\n"
       "  out[blockIdx.x] = v.x;\n"
       "}\n");
-  CHECK(of_rule(a, "misaligned-access").empty());
+  CHECK(findings_of_rule(a, "misaligned-access").empty());
 }
 
 TEST_CASE("bf16 and half elements read through conversion operators are accesses") {
@@ -311,7 +300,7 @@ TEST_CASE("bf16 and half elements read through conversion operators are accesses
   REQUIRE(loads.count(7));
   CHECK(loads[4]->width == 2);
   CHECK(loads[6]->width == 2);
-  auto f = of_rule(a, "uncoalesced-access");
+  auto f = findings_of_rule(a, "uncoalesced-access");
   std::set<uint32_t> lines;
   for (const Finding* finding : f) lines.insert(finding->location.range.start.line);
   CHECK(lines == std::set<uint32_t>{4, 6, 7});  // x[i] (line 5) is coalesced

@@ -6,35 +6,13 @@
 #include <fstream>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
-
-namespace {
-
-AnalysisSettings for_archs(std::initializer_list<const char*> archs) {
-  AnalysisSettings settings;
-  for (const char* a : archs) settings.arch_override.push_back(*parse_capability(a));
-  settings.use_compile_commands = false;
-  return settings;
-}
-
-std::vector<const Finding*> of_rule(const FileAnalysis& analysis, const std::string& rule) {
-  std::vector<const Finding*> out;
-  for (const auto& f : analysis.findings)
-    if (f.rule_id == rule) out.push_back(&f);
-  return out;
-}
-
-std::filesystem::path temp_file(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "kl_analysis_test";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
-
-}  // namespace
+using namespace kl::analyzers::testing;
 
 TEST_CASE("device findings survive headers that cannot be found") {
-  Analyzer analyzer(for_archs({"7.5", "9.0"}));
+  Analyzer analyzer(settings_for_archs({"7.5", "9.0"}));
   const char* source =
       "#include <not_installed/extension.h>\n"
       "#include <not_installed/cuda/context.h>\n"
@@ -42,20 +20,20 @@ TEST_CASE("device findings survive headers that cannot be found") {
       "__global__ void k(int* out, at::Tensor t) {\n"
       "  out[threadIdx.x] = __reduce_add_sync(0xffffffffu, out[threadIdx.x]);\n"
       "}\n";
-  auto result = analyzer.analyze_source(temp_file("missing.cu"), source);
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "missing.cu"), source);
   CHECK(result.missing_headers.size() == 3);
-  auto mismatches = of_rule(result, "arch-mismatch");
+  auto mismatches = findings_of_rule(result, "arch-mismatch");
   REQUIRE(mismatches.size() == 1);
   CHECK(mismatches[0]->location.range.start.line == 4);
   CHECK(mismatches[0]->location.range.start.column == 21);
   CHECK(mismatches[0]->location.range.end.column == 38);
   CHECK(mismatches[0]->message.find("7.5") != std::string::npos);
   CHECK(mismatches[0]->message.find("9.0") == std::string::npos);
-  CHECK(of_rule(result, "frontend").size() == 3);  // one note per missing header, on its line
+  CHECK(findings_of_rule(result, "frontend").size() == 3);  // one note per missing header, on its line
 }
 
 TEST_CASE("host-only code is never device code") {
-  Analyzer analyzer(for_archs({"7.5"}));
+  Analyzer analyzer(settings_for_archs({"7.5"}));
   const char* source =
       "#include <cuda_runtime.h>\n"
       "#ifndef __CUDA_ARCH__\n"
@@ -63,13 +41,13 @@ TEST_CASE("host-only code is never device code") {
       "#endif\n"
       "void host_asm() { asm volatile(\"cp.async.commit_group;\"); }\n"
       "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n";
-  auto result = analyzer.analyze_source(temp_file("host.cu"), source);
-  CHECK(of_rule(result, "arch-mismatch").empty());
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "host.cu"), source);
+  CHECK(findings_of_rule(result, "arch-mismatch").empty());
   CHECK(result.facts.kernels.size() == 1);
 }
 
 TEST_CASE("guards make code inactive for the archs they exclude") {
-  Analyzer analyzer(for_archs({"7.5", "8.0", "9.0", "9.0a"}));
+  Analyzer analyzer(settings_for_archs({"7.5", "8.0", "9.0", "9.0a"}));
   const char* source =
       "__global__ void k(int* out) {\n"
       "#if __CUDA_ARCH__ >= 800\n"
@@ -80,8 +58,8 @@ TEST_CASE("guards make code inactive for the archs they exclude") {
       "#endif\n"
       "  asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
       "}\n";
-  auto result = analyzer.analyze_source(temp_file("guards.cu"), source);
-  auto mismatches = of_rule(result, "arch-mismatch");
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "guards.cu"), source);
+  auto mismatches = findings_of_rule(result, "arch-mismatch");
   REQUIRE(mismatches.size() == 1);
   CHECK(mismatches[0]->location.range.start.line == 7);
   // Unguarded wgmma: every target but 9.0a lacks it.
@@ -90,26 +68,26 @@ TEST_CASE("guards make code inactive for the archs they exclude") {
 }
 
 TEST_CASE("a .cuh header is analysed as CUDA") {
-  Analyzer analyzer(for_archs({"7.5"}));
+  Analyzer analyzer(settings_for_archs({"7.5"}));
   auto result = analyzer.analyze_source(
-      temp_file("helpers.cuh"),
+      scratch_file("kl_analysis_test", "helpers.cuh"),
       "#pragma once\n__device__ inline int warp_sum(int v) { return __reduce_add_sync(0xffffffffu, v); }\n");
-  CHECK(of_rule(result, "arch-mismatch").size() == 1);
+  CHECK(findings_of_rule(result, "arch-mismatch").size() == 1);
 }
 
 TEST_CASE("garbage, empty and non-CUDA text produce no crash and no device findings") {
-  Analyzer analyzer(for_archs({"8.0"}));
+  Analyzer analyzer(settings_for_archs({"8.0"}));
   std::string garbage;
   for (int i = 0; i < 4000; ++i) garbage += static_cast<char>((i * 7919) % 251 + 1);
   for (const std::string& text : {std::string(), garbage, std::string("def f():\n    return 1\n"),
                                   std::string("__global__ void k( {{{{ ]]]"), std::string(5000, '{')}) {
-    auto result = analyzer.analyze_source(temp_file("garbage.cu"), text);
-    CHECK(of_rule(result, "arch-mismatch").empty());
+    auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "garbage.cu"), text);
+    CHECK(findings_of_rule(result, "arch-mismatch").empty());
   }
 }
 
 TEST_CASE("static shared memory over 48 KB and launches over an arch's opt-in maximum") {
-  Analyzer analyzer(for_archs({"7.5", "9.0"}));
+  Analyzer analyzer(settings_for_archs({"7.5", "9.0"}));
   const char* source =
       "#include <cuda_runtime.h>\n"
       "__global__ void tile(float* o) { __shared__ float s[13000]; s[threadIdx.x] = 1; o[0] = s[1]; }\n"
@@ -119,8 +97,8 @@ TEST_CASE("static shared memory over 48 KB and launches over an arch's opt-in ma
       "  dyn<<<1, 128, 100000>>>(o);\n"
       "  tile<<<1, 128>>>(o);\n"
       "}\n";
-  auto result = analyzer.analyze_source(temp_file("smem.cu"), source);
-  auto smem = of_rule(result, "smem-limit");
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "smem.cu"), source);
+  auto smem = findings_of_rule(result, "smem-limit");
   REQUIRE(smem.size() == 3);
   CHECK(smem[0]->location.range.start.line == 1);  // 52,000 static bytes
   CHECK(smem[1]->location.range.start.line == 4);  // opt-in over 7.5's 64 KB
@@ -130,58 +108,58 @@ TEST_CASE("static shared memory over 48 KB and launches over an arch's opt-in ma
 }
 
 TEST_CASE("dynamic shared memory over 48 KB needs cudaFuncSetAttribute") {
-  Analyzer analyzer(for_archs({"9.0"}));
+  Analyzer analyzer(settings_for_archs({"9.0"}));
   const char* source =
       "#include <cuda_runtime.h>\n"
       "__global__ void dyn(float* o) { extern __shared__ float d[]; o[0] = d[threadIdx.x]; }\n"
       "void launch(float* o) { dyn<<<1, 128, 64 * 1024>>>(o); }\n";
-  auto result = analyzer.analyze_source(temp_file("optin.cu"), source);
-  auto smem = of_rule(result, "smem-limit");
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "optin.cu"), source);
+  auto smem = findings_of_rule(result, "smem-limit");
   REQUIRE(smem.size() == 1);
   CHECK(smem[0]->message.find("cudaFuncSetAttribute") != std::string::npos);
 }
 
 TEST_CASE("suppression comments silence a finding on their line") {
-  Analyzer analyzer(for_archs({"7.5"}));
+  Analyzer analyzer(settings_for_archs({"7.5"}));
   auto result = analyzer.analyze_source(
-      temp_file("suppressed.cu"),
+      scratch_file("kl_analysis_test", "suppressed.cu"),
       "__global__ void k(int* o) {\n"
       "  // kernel-lsp: ignore[arch-mismatch]\n"
       "  o[0] = __reduce_add_sync(0xffffffffu, o[threadIdx.x]);\n"
       "}\n");
-  CHECK(of_rule(result, "arch-mismatch").empty());
+  CHECK(findings_of_rule(result, "arch-mismatch").empty());
 }
 
 TEST_CASE("a cancelled analysis stops and says so") {
-  Analyzer analyzer(for_archs({"8.0"}));
+  Analyzer analyzer(settings_for_archs({"8.0"}));
   kl::CancellationToken cancel;
   cancel.cancel();
-  auto result = analyzer.analyze_source(temp_file("cancel.cu"), "__global__ void k() {}\n", &cancel);
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "cancel.cu"), "__global__ void k() {}\n", &cancel);
   CHECK(result.cancelled);
 }
 
 TEST_CASE("a missing toolkit degrades the analysis with a clear message") {
-  AnalysisSettings settings = for_archs({"8.0"});
+  AnalysisSettings settings = settings_for_archs({"8.0"});
   settings.cuda_path = "/nonexistent/cuda-toolkit";
   Analyzer analyzer(settings);
-  auto result = analyzer.analyze_source(temp_file("notoolkit.cu"), "__global__ void k(int* o) { o[0] = 1; }\n");
-  auto notes = of_rule(result, "frontend");
+  auto result = analyzer.analyze_source(scratch_file("kl_analysis_test", "notoolkit.cu"), "__global__ void k(int* o) { o[0] = 1; }\n");
+  auto notes = findings_of_rule(result, "frontend");
   REQUIRE_FALSE(notes.empty());
   CHECK(notes[0]->message.find("/nonexistent/cuda-toolkit") != std::string::npos);
 }
 
 TEST_CASE("the preamble cache gives the same findings on a re-parse after an edit") {
-  AnalysisSettings settings = for_archs({"7.5"});
+  AnalysisSettings settings = settings_for_archs({"7.5"});
   settings.cache_parses = true;
   Analyzer analyzer(settings);
   std::string source = "#include <cuda_runtime.h>\n__global__ void k(int* o) {\n  o[0] = __reduce_add_sync(0xffffffffu, o[threadIdx.x]);\n}\n";
-  auto first = analyzer.analyze_source(temp_file("cached.cu"), source);
+  auto first = analyzer.analyze_source(scratch_file("kl_analysis_test", "cached.cu"), source);
   source.insert(source.find("o[0]"), "  ");
-  auto second = analyzer.analyze_source(temp_file("cached.cu"), source);
-  REQUIRE(of_rule(first, "arch-mismatch").size() == 1);
-  REQUIRE(of_rule(second, "arch-mismatch").size() == 1);
-  CHECK(of_rule(second, "arch-mismatch")[0]->location.range.start.column ==
-        of_rule(first, "arch-mismatch")[0]->location.range.start.column + 2);
+  auto second = analyzer.analyze_source(scratch_file("kl_analysis_test", "cached.cu"), source);
+  REQUIRE(findings_of_rule(first, "arch-mismatch").size() == 1);
+  REQUIRE(findings_of_rule(second, "arch-mismatch").size() == 1);
+  CHECK(findings_of_rule(second, "arch-mismatch")[0]->location.range.start.column ==
+        findings_of_rule(first, "arch-mismatch")[0]->location.range.start.column + 2);
 }
 
 TEST_CASE("build.toml: the reader's problems and arch-unsupported, by position, each as its rule's finding") {
@@ -202,7 +180,7 @@ src = ["rmsnorm_cuda/rmsnorm.cu"]
 cuda-capabilities = ["8.0", "13.7"]
 )";
   Analyzer analyzer{AnalysisSettings{}};
-  auto findings = analyzer.analyze_build_toml(temp_file("build.toml"), text);
+  auto findings = analyzer.analyze_build_toml(scratch_file("kl_analysis_test", "build.toml"), text);
   REQUIRE(findings.size() == 2);
   CHECK(findings[0].rule_id == "build-toml");
   CHECK(findings[0].severity == Severity::Error);
@@ -216,7 +194,7 @@ cuda-capabilities = ["8.0", "13.7"]
   AnalysisSettings without_build_toml;
   without_build_toml.disabled_rules = {"build-toml"};
   Analyzer quieter{without_build_toml};
-  auto rest = quieter.analyze_build_toml(temp_file("build.toml"), text);
+  auto rest = quieter.analyze_build_toml(scratch_file("kl_analysis_test", "build.toml"), text);
   REQUIRE(rest.size() == 1);
   CHECK(rest[0].rule_id == "arch-unsupported");
 }
@@ -231,7 +209,7 @@ backends = ["cuda"]
 # kernel-lsp: ignore-file[build-tom, arch-unsupported, *]
 )";
   Analyzer analyzer{AnalysisSettings{}};
-  auto findings = analyzer.analyze_build_toml(temp_file("build.toml"), text);
+  auto findings = analyzer.analyze_build_toml(scratch_file("kl_analysis_test", "build.toml"), text);
   std::vector<const Finding*> frontend;
   for (const Finding& f : findings)
     if (f.rule_id == "frontend") frontend.push_back(&f);

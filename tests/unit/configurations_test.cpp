@@ -13,6 +13,7 @@
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -60,12 +61,6 @@ size_t stages_named(const FileAnalysis& analysis, const std::string& prefix) {
                        [&](const StageTiming& t) { return t.stage.rfind(prefix, 0) == 0; });
 }
 
-AnalysisSettings for_archs(std::initializer_list<const char*> archs) {
-  AnalysisSettings settings;
-  for (const char* a : archs) settings.arch_override.push_back(cap(a));
-  settings.use_compile_commands = false;
-  return settings;
-}
 
 // Splits capabilities at 9.0 in the main file and at 8.0 in a project header.
 const char* kGuardedHeader =
@@ -124,7 +119,7 @@ TEST_CASE("an arch macro's value in code makes every arch its own configuration"
 TEST_CASE("the pipeline parses once per distinct configuration, with the same findings per arch") {
   std::string text = guarded_source();
   fs::path file = write("kl_guarded.cu", text);
-  Analyzer analyzer(for_archs({"7.5", "8.0", "8.6", "9.0", "10.0"}));
+  Analyzer analyzer(testing::settings_for_archs({"7.5", "8.0", "8.6", "9.0", "10.0"}));
   FileAnalysis result = analyzer.analyze_source(file, text);
   // 10.0 parsed; 9.0 preprocessed like it; 8.6 differs (parsed); 8.0 like 8.6; 7.5 differs.
   CHECK(stages_named(result, "parse ") == 3);
@@ -141,7 +136,7 @@ TEST_CASE("the pipeline parses once per distinct configuration, with the same fi
 TEST_CASE("the first parse's result is published before the others, complete for the archs it serves") {
   std::string text = guarded_source();
   fs::path file = write("kl_guarded.cu", text);
-  Analyzer analyzer(for_archs({"7.5", "9.0", "10.0"}));
+  Analyzer analyzer(testing::settings_for_archs({"7.5", "9.0", "10.0"}));
   std::vector<FileAnalysis> early;
   FileAnalysis final = analyzer.analyze_source(file, text, nullptr, nullptr,
                                                [&](const FileAnalysis& partial) { early.push_back(partial); });

@@ -9,8 +9,10 @@
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
+using namespace kl::analyzers::testing;
 
 namespace {
 
@@ -21,24 +23,11 @@ const std::string kElect =
     ": \"=r\"(leader));\n";
 
 FileAnalysis analyse(const std::string& source) {
-  AnalysisSettings settings;
-  settings.arch_override.push_back(*parse_capability("8.0"));
-  settings.arch_override.push_back(*parse_capability("9.0"));
-  settings.use_compile_commands = false;
-  static Analyzer analyzer(settings);
-  auto dir = std::filesystem::temp_directory_path() / "kl_device_reachability_test";
-  std::filesystem::create_directories(dir);
-  return analyzer.analyze_source(dir / "reach.cu", source);
+  static Analyzer analyzer(settings_for_archs({"8.0", "9.0"}));
+  return analyzer.analyze_source(scratch_file("kl_device_reachability_test", "reach.cu"), source);
 }
 
-std::vector<const Finding*> mismatches(const FileAnalysis& analysis) {
-  std::vector<const Finding*> out;
-  for (const auto& f : analysis.findings)
-    if (f.rule_id == "arch-mismatch") out.push_back(&f);
-  return out;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+std::vector<const Finding*> mismatches(const FileAnalysis& analysis) { return findings_of_rule(analysis, "arch-mismatch"); }
 
 }  // namespace
 

@@ -7,29 +7,19 @@
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
+using namespace kl::analyzers::testing;
 
 namespace {
 
 FileAnalysis analyse(const std::string& source, const char* name = "pattern.cu") {
-  AnalysisSettings settings;
-  settings.arch_override.push_back(*parse_capability("9.0"));
-  settings.use_compile_commands = false;
-  static Analyzer analyzer(settings);
-  auto dir = std::filesystem::temp_directory_path() / "kl_real_kernel_patterns_test";
-  std::filesystem::create_directories(dir);
-  return analyzer.analyze_source(dir / name, source);
+  static Analyzer analyzer(settings_for_archs({"9.0"}));
+  return analyzer.analyze_source(scratch_file("kl_real_kernel_patterns_test", name), source);
 }
 
-std::vector<const Finding*> uncoalesced(const FileAnalysis& a) {
-  std::vector<const Finding*> out;
-  for (const auto& f : a.findings)
-    if (f.rule_id == "uncoalesced-access") out.push_back(&f);
-  return out;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+std::vector<const Finding*> uncoalesced(const FileAnalysis& a) { return findings_of_rule(a, "uncoalesced-access"); }
 
 size_t global_accesses(const FileAnalysis& a) {
   size_t n = 0;
