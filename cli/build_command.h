@@ -1,7 +1,6 @@
 #pragma once
-// `kernel-lsp build DIR` (compile every CUDA source of a kernel project for every capability of
-// its build.toml, report resource usage) and `kernel-lsp bench DIR` (build the torch extension
-// and run the project's benchmark; needs torch and a GPU).
+// `kernel-lsp build DIR`: compile every CUDA source of a kernel project for every capability of
+// its build.toml and report resource usage.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -10,12 +9,18 @@
 
 namespace kl::cli {
 
-int run_build(const std::string& project, const std::vector<std::string>& capabilities, unsigned jobs,
-              std::ostream& out, std::ostream& err);
-int run_bench(const std::string& project, const std::string& json_output, std::ostream& out, std::ostream& err);
+struct BuildOptions {
+  std::string project;
+  std::vector<std::string> capabilities;  // empty: build.toml's
+  unsigned jobs = 0;                      // 0: one per core
+  std::string format = "text";            // or "json"
+  std::vector<std::string> torch_include_path;
+};
 
-// Add `build DIR` and `bench DIR` with their options to `app`; each runs on stdout and stderr.
+// Exit 0 built, 1 a compile failed, 2 not a project, 130 interrupted.
+int run_build(const BuildOptions& options, std::ostream& out, std::ostream& err);
+
+// Add `build DIR` with its options to `app`; it runs on stdout and stderr.
 RegisteredCommand add_build_command(CLI::App& app);
-RegisteredCommand add_bench_command(CLI::App& app);
 
 }  // namespace kl::cli

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "cli/bench_command.h"
 #include "cli/build_command.h"
 #include "cli/check_command.h"
 #include "cli/lint_command.h"

@@ -1,33 +1,87 @@
 #pragma once
-// Runs a kernel project's benchmark: builds the torch extension with the bundled local builder
-// (kernels/tools/build_local.py, no Nix) and runs <project>/benchmarks/benchmark.py with the
-// build on PYTHONPATH, streaming its output. Needs python3 with torch and a CUDA GPU; says so
-// plainly when they are missing.
+// Runs a kernel project's benchmark (<project>/benchmarks/benchmark.py --json) and writes its
+// report (runner/bench_report.h). Where it runs:
+//
+//   local   when `python` imports torch and torch sees a CUDA GPU (runner/scripts/probe_machine.py)
+//           and no runner is forced: the extension is built with kernel-lsp's local builder
+//           (kernels/tools/build_local.py, no Nix) into `build_dir`, then the benchmark runs with
+//           the build on PYTHONPATH.
+//   runner  otherwise, when `runner_command` is set (or always, with `force_runner`): any command
+//           that runs a shell script from its standard input on a GPU machine.
+//   neither an Error that says what this machine lacks and names both ways out; nothing is written.
+//
+// The runner protocol (docs/BENCH_RUNNER.md):
+//   kernel-lsp runs `/bin/sh -c RUNNER_COMMAND` and writes to its standard input one
+//   self-contained POSIX sh script (runner/scripts/bench_on_runner.sh, filled in), then closes it.
+//   So `ssh gpu-box sh`, `srun --gres=gpu:1 sh`, `kubectl exec -i pod -- sh`, `docker exec -i ctr
+//   sh` are runners. The script carries two base64 tar.gz archives: the project folder (without
+//   __pycache__, .git and its report folder) and the builder with its shared headers and the probe.
+//   It unpacks them into a temporary folder, probes the machine with ${KERNEL_LSP_PYTHON:-python3},
+//   builds, runs the benchmark with --json, and removes the folder on exit. What it prints:
+//     ::kernel-lsp:: stage <checking the machine|building the extension|running the benchmark>
+//     ::kernel-lsp:: machine {"gpu": ..., "torch": ...}       (one line of JSON)
+//     ::kernel-lsp:: results begin
+//     { the benchmark's JSON, bench_util.Recorder's format }
+//     ::kernel-lsp:: results end
+//   The results are the text between the last "results begin" line and the "results end" after
+//   it (carriage returns ignored). Everything else is the benchmark's own output and is streamed
+//   to `on_output`. A runner that exits non-zero, or prints no results, fails the benchmark with
+//   the tail of its output; a stop through `cancel` ends the runner command's process group.
+//
+// Blocks for the whole run (minutes); call it off the thread that must stay responsive.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
+#include "runner/bench_results.h"
 #include "support/cancellation.h"
 #include "support/result.h"
 
 namespace kl::runner {
 
+// The stages `on_progress` reports, in order, with the percentage each starts at.
+inline constexpr const char* kStageChecking = "checking the machine";    // 0
+inline constexpr const char* kStageBuilding = "building the extension";  // 10
+inline constexpr const char* kStageRunning = "running the benchmark";    // 40
+inline constexpr const char* kStageReporting = "writing the report";     // 95
+
 struct BenchRequest {
   std::filesystem::path project;
-  std::filesystem::path build_dir;          // default: <project>/../build
-  std::filesystem::path json_output;        // empty: no JSON file
-  std::string python = "python3";
+  std::filesystem::path build_dir;    // local builds; default: <project>/../build
+  std::filesystem::path json_output;  // also write the raw results here; empty: don't
+  std::filesystem::path report_dir;   // default: <project>/benchmarks/reports
+  std::string python = "python3";     // local runs, and the first choice for the report's plot
+  std::string runner_command;         // empty: no runner
+  bool force_runner = false;          // use the runner even when this machine could benchmark
   const CancellationToken* cancel = nullptr;
-  std::function<void(std::string_view)> on_output;  // streamed benchmark output
+  std::function<bool()> should_stop;                // polled beside `cancel` (a request's own cancellation)
+  std::function<void(std::string_view)> on_output;  // streamed output
+  std::function<void(const std::string& stage, int percent)> on_progress;  // kStage*, then 100
 };
 
 struct BenchOutcome {
-  int exit_code = 0;
-  std::string output;
+  int exit_code = 0;    // 0: results parsed and report written
+  std::string failure;  // why it failed, with the tail of the output; empty on success
+  std::string where;    // "local" or "runner"
+  std::string output;   // everything the build and the benchmark printed
+  std::optional<BenchResults> results;
+  std::filesystem::path report;  // report.md, once written
 };
 
-// An Error (with the reason) when the machine cannot benchmark: no python3, no torch, no GPU,
-// no benchmarks/benchmark.py.
+// An Error when the benchmark cannot run at all (no benchmarks/benchmark.py; neither a usable
+// GPU here nor a runner; a runner that cannot be started; kernel-lsp's resources missing):
+// nothing is written then. A run that started and failed (build, benchmark, runner, unreadable
+// results) is an outcome with a non-zero exit code and `failure`; only a successful run writes
+// the report and `json_output`.
 Result<BenchOutcome> run_benchmark(const BenchRequest& request);
+
+// The script a runner receives on stdin for `project` (exposed for tests and docs).
+Result<std::string> runner_script(const std::filesystem::path& project,
+                                  const std::filesystem::path& report_dir);
+
+// The results between the markers in a runner's output, nullopt when there are none.
+std::optional<std::string> results_between_markers(std::string_view output);
 
 }  // namespace kl::runner

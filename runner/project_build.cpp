@@ -10,7 +10,9 @@
 #include <sstream>
 #include <thread>
 
+#include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/cuda_toolkit.h"
+#include "analyzers/frontend/torch_headers.h"
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/project_locator.h"
 #include "support/fs_paths.h"
@@ -119,9 +121,28 @@ std::vector<CompileUnit> plan_compiles(const analyzers::BuildConfig& config, con
   return units;
 }
 
+bool depends_on_torch(const analyzers::KernelSection& section) {
+  return std::find(section.depends.begin(), section.depends.end(), "torch") != section.depends.end();
+}
+
+// PyTorch's real headers (never the analyzers' device-side stand-in: this is a real compile), for
+// the sections that depend on torch, as kernel-builder builds them against the torch it targets.
+analyzers::TorchHeaders torch_headers_for(const analyzers::BuildConfig& config, const BuildRequest& request,
+                                          std::string& note) {
+  if (std::none_of(config.kernels.begin(), config.kernels.end(), depends_on_torch)) return {};
+  analyzers::TorchHeaderQuery query;
+  query.explicit_dirs = request.torch_include_dirs;
+  analyzers::TorchHeaders found = analyzers::find_torch_headers(query);
+  note = found.found() ? found.describe() + " on the include path of the sections that depend on torch"
+                       : "no PyTorch headers found (torchIncludePath, Torch_DIR, TORCH_INSTALL_PREFIX, the torch of "
+                         "python3): sources of sections that depend on torch and include its headers cannot compile "
+                         "here";
+  return found;
+}
+
 // The nvcc command kernel-builder would run for this unit, with ptxas' resource report on.
 std::vector<std::string> nvcc_arguments(const CompileUnit& unit, const analyzers::BuildConfig& config,
-                                        const fs::path& project) {
+                                        const fs::path& project, const analyzers::TorchHeaders& torch) {
   auto cap = *analyzers::parse_capability(unit.capability);
   const analyzers::KernelSection* section = nullptr;
   for (const auto& k : config.kernels)
@@ -130,6 +151,8 @@ std::vector<std::string> nvcc_arguments(const CompileUnit& unit, const analyzers
   if (section) {
     for (const auto& flag : section->cuda_flags) args.push_back(flag);
     for (const auto& inc : section->include) args.push_back("-I" + (project / inc).string());
+    if (depends_on_torch(*section))
+      for (const auto& dir : torch.include_dirs) args.push_back("-isystem" + dir.string());
   }
   args.push_back(unit.source.string());
   return args;
@@ -146,11 +169,19 @@ std::string compiler_messages(const std::string& all) {
   return kept;
 }
 
-bool cancelled(const BuildRequest& request) { return request.cancel && request.cancel->is_cancelled(); }
+bool cancelled(const BuildRequest& request) {
+  return (request.cancel && request.cancel->is_cancelled()) || (request.should_stop && request.should_stop());
+}
+
+std::string command_line(const fs::path& program, const std::vector<std::string>& args) {
+  std::string line = program.string();
+  for (const auto& arg : args) line += " " + arg;
+  return line;
+}
 
 void compile_unit(CompileUnit& unit, const analyzers::BuildConfig& config, const BuildRequest& request,
-                  const fs::path& nvcc) {
-  ProcessRequest process{nvcc, nvcc_arguments(unit, config, request.project)};
+                  const fs::path& nvcc, const analyzers::TorchHeaders& torch) {
+  ProcessRequest process{nvcc, nvcc_arguments(unit, config, request.project, torch)};
   process.working_directory = request.project;
   process.timeout = std::chrono::minutes(10);
   process.should_stop = [&] { return cancelled(request); };
@@ -159,19 +190,55 @@ void compile_unit(CompileUnit& unit, const analyzers::BuildConfig& config, const
   unit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!outcome) {
     unit.compiler_output = outcome.error().describe();
-    return;
+  } else {
+    unit.ok = outcome->exit_code == 0 && !outcome->stopped && !outcome->timed_out;
+    unit.stopped = outcome->stopped;
+    std::string all = outcome->stdout_text + outcome->stderr_text;
+    unit.kernels = parse_ptxas_report(all);
+    unit.compiler_output = compiler_messages(all);
+    if (outcome->timed_out) unit.compiler_output += "kernel-lsp: nvcc ran over 10 minutes and was stopped\n";
   }
-  unit.ok = outcome->exit_code == 0;
-  std::string all = outcome->stdout_text + outcome->stderr_text;
-  unit.kernels = parse_ptxas_report(all);
-  unit.compiler_output = compiler_messages(all);
+  if (request.on_output) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f s", unit.seconds);
+    request.on_output("$ " + command_line(nvcc, process.args) + "\n" + unit.compiler_output +
+                      (unit.stopped ? "(stopped)\n" : unit.ok ? "(ok, " + std::string(seconds) + ")\n"
+                                                               : "(failed, " + std::string(seconds) + ")\n"));
+  }
+}
+
+// Content hashes of every file the sections list, read now (before any compile), so that a
+// later edit shows against what was compiled.
+std::map<fs::path, std::string> hash_sources(const analyzers::BuildConfig& config, const fs::path& project) {
+  std::map<fs::path, std::string> hashes;
+  auto add = [&](const std::string& relative) {
+    fs::path file = (project / relative).lexically_normal();
+    if (auto text = read_file_text(file)) hashes[file] = analyzers::content_hash(*text);
+  };
+  for (const auto& kernel : config.kernels)
+    for (const auto& src : kernel.src) add(src);
+  for (const auto& src : config.framework.src) add(src);
+  return hashes;
+}
+
+// What a compile-only build says about the binding: it compiles the CUDA sources for every
+// capability; the torch extension (binding included) is built by `kernel-lsp bench`.
+std::string binding_note(const analyzers::BuildConfig& config) {
+  std::string files;
+  for (const auto& src : config.framework.src)
+    if (fs::path(src).extension() == ".cpp" || fs::path(src).extension() == ".cc")
+      files += (files.empty() ? "" : ", ") + src;
+  if (files.empty()) return "";
+  return "binding not compiled (" + files +
+         "): this build compiles the CUDA sources only, which needs no torch; `kernel-lsp bench` builds "
+         "the whole extension where torch is installed";
 }
 
 // Runs the planned compiles on `jobs` threads, each taking the next unit; skipped units and
 // everything after a cancellation are left as they are. Progress is reported once per compile
 // that ran, one caller at a time.
 void compile_all(std::vector<CompileUnit>& units, const analyzers::BuildConfig& config,
-                 const BuildRequest& request, const fs::path& nvcc) {
+                 const BuildRequest& request, const fs::path& nvcc, const analyzers::TorchHeaders& torch) {
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   unsigned jobs = request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -179,7 +246,7 @@ void compile_all(std::vector<CompileUnit>& units, const analyzers::BuildConfig& 
     for (size_t i = next++; i < units.size(); i = next++) {
       CompileUnit& unit = units[i];
       if (unit.skipped || cancelled(request)) continue;
-      compile_unit(unit, config, request, nvcc);
+      compile_unit(unit, config, request, nvcc, torch);
       size_t finished = ++done;
       if (request.on_progress) {
         std::lock_guard lock(progress_mutex);
@@ -198,6 +265,11 @@ void compile_all(std::vector<CompileUnit>& units, const analyzers::BuildConfig& 
 BuildReport build_project(const BuildRequest& request) {
   BuildReport report;
   report.project = request.project;
+  report.started = std::chrono::system_clock::now();
+  struct StampFinish {
+    BuildReport& report;
+    ~StampFinish() { report.finished = std::chrono::system_clock::now(); }
+  } stamp{report};
   fs::path toml = request.project / "build.toml";
   auto text = read_file_text(toml);
   if (!text) {
@@ -216,12 +288,24 @@ BuildReport build_project(const BuildRequest& request) {
     return report;
   }
 
+  report.source_hashes = hash_sources(*parsed.config, request.project);
+  report.binding_note = binding_note(*parsed.config);
   report.units = plan_compiles(*parsed.config, request, tools.toolkit);
-  compile_all(report.units, *parsed.config, request, tools.nvcc);
+  analyzers::TorchHeaders torch = torch_headers_for(*parsed.config, request, report.torch_note);
+  compile_all(report.units, *parsed.config, request, tools.nvcc, torch);
   demangle(report.units);
-  report.ok = !cancelled(request) && std::all_of(report.units.begin(), report.units.end(),
+  report.cancelled = cancelled(request);
+  report.ok = !report.cancelled && std::all_of(report.units.begin(), report.units.end(),
                                                  [](const CompileUnit& u) { return u.ok || u.skipped; });
   return report;
+}
+
+std::string target_name(const std::string& capability) {
+  auto cap = analyzers::parse_capability(capability);
+  if (!cap) return capability;
+  std::string gencode = cap->gencode();  // -gencode=arch=compute_90a,code=sm_90a
+  size_t at = gencode.rfind("code=");
+  return at == std::string::npos ? capability : gencode.substr(at + 5);
 }
 
 std::string format_build_report(const BuildReport& report) {
@@ -263,6 +347,9 @@ std::string format_build_report(const BuildReport& report) {
     }
   }
   size_t failed = std::count_if(report.units.begin(), report.units.end(), [](const CompileUnit& u) { return !u.ok && !u.skipped; });
+  if (!report.torch_note.empty()) out << report.torch_note << "\n";
+  if (!report.binding_note.empty()) out << report.binding_note << "\n";
+  if (report.cancelled) out << "build cancelled\n";
   out << (report.ok ? "build ok: " : "build FAILED: ") << report.units.size() << " compiles, " << failed << " failed\n";
   return out.str();
 }

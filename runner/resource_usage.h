@@ -3,6 +3,7 @@
 // and spills, per kernel and target. Parsing is pure text; no process runs here.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kl::runner {
@@ -18,6 +19,10 @@ struct KernelResources {
   uint32_t spill_load_bytes = 0;
   uint32_t barriers = 0;
 };
+
+// "void ns::rms_kernel<float, 4>(float const*, int)" → "rms_kernel": the name a kernel is
+// written with, from a demangled ptxas entry; an extern "C" name as it is.
+std::string kernel_base_name(std::string_view demangled);
 
 // Parses ptxas' verbose report; entries in the order ptxas compiled them.
 std::vector<KernelResources> parse_ptxas_report(const std::string& text);

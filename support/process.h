@@ -2,7 +2,8 @@
 // Runs a child process to completion and captures what it prints. Used for nvcc (toolkit
 // discovery, builds), benchmarks and tests. Thread-safe: each call owns its child.
 // Cost: one fork/exec; the call blocks until the child exits, the timeout passes, or
-// `should_stop` returns true (then the child is killed).
+// `should_stop` returns true (then the child's process group is killed). Each child leads its
+// own process group, so that a stop reaches the compilers nvcc starts.
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -21,7 +22,10 @@ struct ProcessRequest {
   std::optional<std::filesystem::path> working_directory;
   std::map<std::string, std::string> extra_environment;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
-  std::function<bool()> should_stop;  // polled; true kills the child
+  std::string stdin_text;  // written to the child's standard input, which is then closed
+  // Polled; true ends the child and everything it started (its process group: TERM, then KILL
+  // after 2 s). A time-out does the same.
+  std::function<bool()> should_stop;
   // Called with each chunk of output as it arrives (stdout and stderr merged), if set.
   std::function<void(std::string_view)> on_output;
 };

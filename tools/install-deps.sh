@@ -13,6 +13,9 @@ packages=(
   # PyTorch 1.13's C++ headers (and the pybind11 that <torch/extension.h> includes): the torch
   # stand-in test compares its findings with theirs (tests/unit/torch_standin_test.cpp).
   libtorch-dev pybind11-dev
+  # `kernel-lsp bench` draws its report's plot (runner/scripts/plot_bench.py) with Debian's
+  # Python and matplotlib; without them the report says the plot was skipped.
+  python3-matplotlib
 )
 
 missing=()

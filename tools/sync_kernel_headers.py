@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Write the kernel projects' copies of the shared headers in kernels/common/.
+"""Write the kernel projects' copies of the shared files in kernels/common/.
 
 kernel-builder builds each project under kernels/ on its own and sees only
 that project's folder, so every project keeps a copy of the shared headers it
-uses. The copies are generated from kernels/common/: edit the file there, then
+uses; likewise each project's benchmarks/ holds a copy of bench_util.py, so
+that a project folder benchmarks on its own (`kernel-lsp bench` ships only
+that folder to a runner). The copies are generated from kernels/common/: edit
+the file there, then
 
     python3 tools/sync_kernel_headers.py           # write every copy
     python3 tools/sync_kernel_headers.py --check   # exit 1 listing stale copies
@@ -17,9 +20,10 @@ from pathlib import Path
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
-# Header in kernels/common/ -> folders (under kernels/) that get a copy.
-# A new copy must also be listed in its project's build.toml `src`.
+# File in kernels/common/ -> folders (under kernels/) that get a copy.
+# A new header copy must also be listed in its project's build.toml `src`.
 SHARED = {
+    "bench_util.py": ["adaln/benchmarks", "geglu/benchmarks", "rmsnorm/benchmarks", "rope/benchmarks"],
     "kl_check.h": ["adaln/torch-ext", "geglu/torch-ext", "rmsnorm/torch-ext", "rope/torch-ext"],
     "row_layout.h": ["geglu/torch-ext", "rmsnorm/torch-ext", "rope/torch-ext"],  # adaln has no row layouts
     "vector_pack.cuh": ["adaln/adaln_cuda", "geglu/geglu_cuda", "rmsnorm/rmsnorm_cuda", "rope/rope_cuda"],
@@ -27,7 +31,9 @@ SHARED = {
 
 
 def banner(name):
-    return (f"// Generated from kernels/common/{name} by tools/sync_kernel_headers.py; "
+    """The copy's first line, a comment in the file's own language."""
+    comment = "#" if name.endswith(".py") else "//"
+    return (f"{comment} Generated from kernels/common/{name} by tools/sync_kernel_headers.py; "
             "edit that file, then run the script.\n").encode()
 
 

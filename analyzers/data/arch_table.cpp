@@ -53,6 +53,35 @@ Result<CudaHistory> read_history(const toml::table& entry, const std::string& so
   return history;
 }
 
+// The occupancy figures. Each must be positive: the occupancy calculation divides by them, and
+// a zero would silently mean "unlimited" or "nothing fits".
+std::optional<Error> read_occupancy_limits(const toml::table& t, const std::string& source_name,
+                                           ArchLimits& limits) {
+  struct Field {
+    std::string_view key;
+    uint32_t ArchLimits::* member;
+  };
+  for (const Field& field : {Field{"registers_per_sm", &ArchLimits::registers_per_sm},
+                             Field{"registers_per_block", &ArchLimits::registers_per_block},
+                             Field{"max_registers_per_thread", &ArchLimits::max_registers_per_thread},
+                             Field{"register_allocation_unit", &ArchLimits::register_allocation_unit},
+                             Field{"register_sub_partitions", &ArchLimits::register_sub_partitions},
+                             Field{"max_blocks_per_sm", &ArchLimits::max_blocks_per_sm},
+                             Field{"smem_allocation_unit", &ArchLimits::smem_allocation_unit}}) {
+    const int64_t value = t[field.key].value_or<int64_t>(limits.*field.member);
+    if (value <= 0 || value > UINT32_MAX)
+      return entry_error("`" + std::string(field.key) + "` must be a positive number", source_name, t);
+    limits.*field.member = static_cast<uint32_t>(value);
+  }
+  const int64_t reserved = t["reserved_smem_per_block"].value_or<int64_t>(limits.reserved_smem_per_block);
+  if (reserved < 0 || reserved > UINT32_MAX)
+    return entry_error("`reserved_smem_per_block` must be a number of bytes", source_name, t);
+  limits.reserved_smem_per_block = static_cast<uint32_t>(reserved);
+  if (limits.max_threads_per_sm < 32)
+    return entry_error("`max_threads_per_sm` must hold at least one warp", source_name, t);
+  return std::nullopt;
+}
+
 Result<ArchLimits> read_arch(const toml::table& t, const std::string& source_name) {
   auto cap_text = t["capability"].value<std::string>();
   auto cap = cap_text ? parse_capability(*cap_text) : std::nullopt;
@@ -67,6 +96,7 @@ Result<ArchLimits> read_arch(const toml::table& t, const std::string& source_nam
   limits.max_threads_per_sm = static_cast<uint32_t>(t["max_threads_per_sm"].value_or<int64_t>(2048));
   if (auto v = t["l2_bytes"].value<int64_t>()) limits.l2_bytes = static_cast<uint64_t>(*v);
   if (auto v = t["dram_gb_per_s"].value<int64_t>()) limits.dram_gb_per_s = static_cast<uint32_t>(*v);
+  if (auto error = read_occupancy_limits(t, source_name, limits)) return *error;
   auto history = read_history(t, source_name);
   if (!history) return history.error();
   limits.history = std::move(*history);

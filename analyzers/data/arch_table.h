@@ -34,6 +34,19 @@ struct ArchLimits {
   std::optional<uint32_t> dram_gb_per_s;
   CudaHistory history;
 
+  // What theoretical occupancy needs (runner/occupancy.h); archs.toml says what each one means
+  // and where it comes from. The loader refuses zero for the units, sub-partitions and counts.
+  uint32_t registers_per_sm = 65536;
+  uint32_t registers_per_block = 65536;
+  uint32_t max_registers_per_thread = 255;
+  uint32_t register_allocation_unit = 256;  // registers given to a warp at a time
+  uint32_t register_sub_partitions = 4;     // the register file is split evenly between these
+  uint32_t max_blocks_per_sm = 16;
+  uint32_t smem_allocation_unit = 256;   // bytes
+  uint32_t reserved_smem_per_block = 0;  // bytes the driver keeps in each block (8.0 on)
+
+  uint32_t max_warps_per_sm() const { return max_threads_per_sm / 32; }
+
   // Whether any toolkit targets this variant of the capability ("9.0a" yes, "8.0a" no).
   bool has_variant(ArchVariant variant) const;
   // The first toolkit that targets `variant` of it; none when that is CUDA 11.8 or older, or

@@ -12,11 +12,20 @@ extern const Rule kUncoalescedAccessRule;
 extern const Rule kMisalignedAccessRule;
 extern const Rule kBuildTomlRule;
 extern const Rule kFrontendRule;
+extern const Rule kNvccRule;
+extern const Rule kPtxasRule;
 
 const std::vector<const Rule*>& rule_catalog() {
   static const std::vector<const Rule*> rules = {
-      &kArchMismatchRule,     &kArchUnsupportedRule, &kSmemLimitRule, &kUncoalescedAccessRule,
-      &kMisalignedAccessRule, &kBuildTomlRule,       &kFrontendRule,
+      &kArchMismatchRule,
+      &kArchUnsupportedRule,
+      &kSmemLimitRule,
+      &kUncoalescedAccessRule,
+      &kMisalignedAccessRule,
+      &kBuildTomlRule,
+      &kFrontendRule,
+      &kNvccRule,
+      &kPtxasRule,
   };
   return rules;
 }

@@ -23,5 +23,9 @@ std::string unknown_rule_problem(std::string_view id);
 // the worker supervisor and the CLI make these findings themselves; rules/frontend.cpp holds its
 // descriptor.
 inline constexpr std::string_view kFrontend = "frontend";
+// The pseudo-rules of a build's compiler messages (runner/compiler_messages.h); rules/
+// build_messages.cpp holds their descriptors.
+inline constexpr std::string_view kNvcc = "nvcc";
+inline constexpr std::string_view kPtxas = "ptxas";
 
 }  // namespace kl::analyzers

@@ -24,6 +24,8 @@ ClientCapabilities read_client_capabilities(const json& initialize_params) {
   const json& c = capabilities ? *capabilities : kEmpty;
   caps.encoding = negotiate_position_encoding(c);
   caps.work_done_progress = flag(c, {"window", "workDoneProgress"});
+  caps.code_lens_refresh = flag(c, {"workspace", "codeLens", "refreshSupport"});
+  caps.show_document = flag(c, {"window", "showDocument", "support"});
   caps.configuration = flag(c, {"workspace", "configuration"});
   caps.watched_files_registration = flag(c, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
   // Absent means "not said"; most clients that omit it still show it, so only an explicit false counts.

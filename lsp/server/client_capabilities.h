@@ -16,6 +16,8 @@ struct ClientCapabilities {
   bool hierarchical_symbols = false;        // textDocument.documentSymbol.hierarchicalDocumentSymbolSupport
   bool code_action_literals = false;        // textDocument.codeAction.codeActionLiteralSupport
   bool pull_diagnostics = false;            // textDocument.diagnostic
+  bool code_lens_refresh = false;           // workspace.codeLens.refreshSupport
+  bool show_document = false;               // window.showDocument.support
 };
 
 ClientCapabilities read_client_capabilities(const json& initialize_params);

@@ -99,15 +99,26 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   dispatcher_.on_request(kGuidanceMethod, [this](const json& params, Reply reply) {
     reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
   });
-  dispatcher_.on_request("workspace/executeCommand", [this](const json& params, Reply reply) {
-    reply.result(guidance_command(params, *kernel_, client_.encoding.encoding));
-  });
+  request("workspace/executeCommand", &LspServer::execute_command);
+  // Builds and benchmarks (issue 16): lsp/server/build_controller.h.
+  dispatcher_.on_request(kBuildMethod, [this](const json& params, Reply reply) { builds_->build_request(params, reply); });
+  dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
+  dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { builds_->code_lens(params, reply); });
 }
 
 LspServer::~LspServer() { stop(); }
 
 void LspServer::stop() {
+  if (builds_) builds_->stop();  // ends every build's processes before the analyses
   if (kernel_) kernel_->stop();
+}
+
+void LspServer::execute_command(const json& params, const Reply& reply) {
+  if (!params.is_object()) throw_invalid_params("workspace/executeCommand expects an object");
+  std::string command = string_field(params, "command");
+  const json* arguments = optional_field(params, "arguments");
+  if (builds_->execute(command, arguments ? *arguments : json::array(), reply)) return;
+  reply.result(guidance_command(params, *kernel_, client_.encoding.encoding));
 }
 
 // ---- lifecycle --------------------------------------------------------------------------
@@ -148,6 +159,8 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   kernel_ = std::make_unique<KernelServer>(std::move(backend), initial_settings_, *this);
   kernel_->set_skill_roots(roots_);                                 // issue 5: workspace skills
   kernel_->set_snippet_completion(client_snippet_support(params));  // issue 5: completion
+  builds_ = std::make_unique<BuildController>(dispatcher_, *progress_, *kernel_, client_,
+                                              [this](const std::filesystem::path& file) { republish(file); });
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
                encoding_name(client_.encoding.encoding), roots_.size(),
                client_.work_done_progress ? "on" : "off");
@@ -294,6 +307,7 @@ void LspServer::did_change(const json& params) {
     lost_sync(*path, document->version, version, sync);
     return;
   }
+  builds_->document_changed(*path);
   kernel_->change(*path, version, std::move(sync.text));
 }
 
@@ -336,7 +350,33 @@ json LspServer::diagnostics_for(const AnalysisOutcome& outcome) {
   ConverterCache converters(client_.encoding.encoding,
                             [this](const std::filesystem::path& file) { return kernel_->text_of(file); });
   converters.add(outcome.job.file, outcome.job.text);
-  return to_lsp_diagnostics(document_findings(outcome), outcome.job.file, converters, client_);
+  std::vector<analyzers::Finding> findings = document_findings(outcome);
+  for (auto& finding : builds_->diagnostics_for(outcome.job.file)) findings.push_back(std::move(finding));
+  return to_lsp_diagnostics(findings, outcome.job.file, converters, client_);
+}
+
+void LspServer::republish(const std::filesystem::path& file) {
+  bool open = false;
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    open = uris_.count(file) > 0;
+  }
+  if (open) {
+    // The newest analysis, published again with the new build messages.
+    kernel_->with_analysis(file, [this](ReadResult read) {
+      if ((read.status == ReadStatus::Ready || read.status == ReadStatus::Failed) && read.outcome)
+        on_analysis(read.outcome);
+    });
+    return;
+  }
+  // A file that is not open shows the build's messages alone (the editor's problems list).
+  ConverterCache converters(client_.encoding.encoding,
+                            [this](const std::filesystem::path& f) { return kernel_->text_of(f); });
+  try {
+    publish(path_to_uri(file), std::nullopt, to_lsp_diagnostics(builds_->diagnostics_for(file), file, converters, client_));
+  } catch (const std::exception& e) {
+    spdlog::error("publishing build messages for {} failed: {}", file.string(), e.what());
+  }
 }
 
 void LspServer::publish(const std::string& uri, std::optional<int64_t> version, json diagnostics) {

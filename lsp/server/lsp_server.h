@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lsp/core/kernel_server.h"
+#include "lsp/server/build_controller.h"
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/client_capabilities.h"
 #include "lsp/server/progress_reporter.h"
@@ -64,6 +65,9 @@ class LspServer final : public KernelServerListener {
   void hover(const json& params, const Reply& reply);
   void document_symbol(const json& params, const Reply& reply);
   void completion(const json& params, const Reply& reply);
+  void execute_command(const json& params, const Reply& reply);
+  // Publishes a file's diagnostics again (after a build changed its build messages).
+  void republish(const std::filesystem::path& file);
 
   void pull_configuration();
   void apply_settings(const Settings& settings, std::vector<std::string> problems);
@@ -87,6 +91,7 @@ class LspServer final : public KernelServerListener {
   std::vector<std::filesystem::path> roots_;
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;
+  std::unique_ptr<BuildController> builds_;  // issue 16: build, bench, lenses
   TextSync text_sync_;  // which open documents the server can no longer follow
 
   mutable std::mutex open_mutex_;

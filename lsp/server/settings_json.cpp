@@ -14,6 +14,30 @@ bool string_list(const json& value, std::vector<std::string>& out) {
   return true;
 }
 
+// Builds and benchmarks (issue 16); false when `key` is not one of theirs.
+template <typename Bad>
+bool merge_build_setting(Settings& settings, const std::string& key, const json& value, const Bad& bad) {
+  if (key == "workspaceTrusted") {
+    if (!value.is_boolean())
+      bad(key, "true or false");
+    else
+      settings.workspace_trusted = value.get<bool>();
+  } else if (key == "benchRunner") {
+    if (!value.is_string())
+      bad(key, "a command line (string)");
+    else
+      settings.bench_runner = value.get<std::string>();
+  } else if (key == "buildJobs") {
+    if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 256)
+      bad(key, "an integer between 1 and 256");
+    else
+      settings.build_jobs = value.get<uint32_t>();
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void merge_settings(Settings& settings, const json& input, std::vector<std::string>& problems) {
@@ -85,8 +109,10 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
         bad(key, "a number of seconds between 1 and 86400");
       else
         settings.analysis_timeout_s = value.get<uint32_t>();
+    } else {
+      // Builds' settings, else a key of the editor extension's (kernelLsp.path, trace, ...).
+      merge_build_setting(settings, key, value, bad);
     }
-    // Other keys belong to the editor extension (kernelLsp.path, trace, ...).
   }
 }
 

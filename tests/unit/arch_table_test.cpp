@@ -94,3 +94,53 @@ TEST_CASE("a history that contradicts itself is refused with a location") {
   REQUIRE_FALSE(not_a_version);
   CHECK(not_a_version.error().message.find("first_cuda") != std::string::npos);
 }
+
+TEST_CASE("occupancy figures: resident blocks, registers and shared memory units per capability") {
+  struct Expected {
+    const char* capability;
+    uint32_t max_blocks_per_sm;
+    uint32_t max_warps_per_sm;
+    uint32_t smem_allocation_unit;
+    uint32_t reserved_smem_per_block;
+  };
+  for (const Expected& e : {Expected{"7.5", 16, 32, 256, 0}, Expected{"8.0", 32, 64, 128, 1024},
+                            Expected{"8.6", 16, 48, 128, 1024}, Expected{"8.7", 16, 48, 128, 1024},
+                            Expected{"8.9", 24, 48, 128, 1024}, Expected{"9.0", 32, 64, 128, 1024},
+                            Expected{"10.0", 32, 64, 128, 1024}, Expected{"10.1", 24, 48, 128, 1024},
+                            Expected{"10.3", 32, 64, 128, 1024}, Expected{"11.0", 24, 48, 128, 1024},
+                            Expected{"12.0", 24, 48, 128, 1024}, Expected{"12.1", 24, 48, 128, 1024}}) {
+    INFO(e.capability);
+    const ArchLimits& limits = arch(e.capability);
+    CHECK(limits.max_blocks_per_sm == e.max_blocks_per_sm);
+    CHECK(limits.max_warps_per_sm() == e.max_warps_per_sm);
+    CHECK(limits.smem_allocation_unit == e.smem_allocation_unit);
+    CHECK(limits.reserved_smem_per_block == e.reserved_smem_per_block);
+  }
+  for (const ArchLimits& entry : ArchTable::builtin().all()) {
+    INFO(entry.capability.text());
+    CHECK(entry.max_registers_per_thread == 255);
+    CHECK(entry.register_allocation_unit == 256);
+    CHECK(entry.registers_per_block <= entry.registers_per_sm);
+    // The register file splits evenly into sub-partitions of whole allocation units.
+    CHECK(entry.registers_per_sm % (entry.register_sub_partitions * entry.register_allocation_unit) == 0);
+    // From 8.0 on, the opt-in limit of a block plus the driver's reserve is the SM's capacity.
+    if (entry.capability.major >= 8)
+      CHECK(entry.max_dynamic_smem_per_block + entry.reserved_smem_per_block == entry.smem_per_sm);
+  }
+  CHECK(arch("9.0").registers_per_sm == 65536);
+  CHECK(arch("3.7").registers_per_sm == 131072);
+  CHECK(arch("6.0").register_sub_partitions == 2);
+}
+
+TEST_CASE("an occupancy figure of zero is refused: the calculation divides by it") {
+  auto zero_unit = ArchTable::parse("[[arch]]\ncapability = \"9.0\"\nsmem_allocation_unit = 0\n", "a.toml");
+  REQUIRE_FALSE(zero_unit);
+  CHECK(zero_unit.error().message.find("smem_allocation_unit") != std::string::npos);
+  CHECK(zero_unit.error().location.has_value());
+  auto negative = ArchTable::parse("[[arch]]\ncapability = \"9.0\"\nmax_blocks_per_sm = -1\n", "a.toml");
+  REQUIRE_FALSE(negative);
+  CHECK(negative.error().message.find("max_blocks_per_sm") != std::string::npos);
+  auto defaults = ArchTable::parse("[[arch]]\ncapability = \"9.0\"\n", "a.toml");
+  REQUIRE(defaults);
+  CHECK(defaults->all().front().register_sub_partitions == 4);
+}

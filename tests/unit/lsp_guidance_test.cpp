@@ -81,7 +81,8 @@ TEST_CASE("initialize advertises completion and the guidance command", "[guidanc
   Client client;
   const json& caps = client.initialize_result["capabilities"];
   CHECK(caps.contains("completionProvider"));
-  CHECK(caps["executeCommandProvider"]["commands"] == json::array({"kernel-lsp.guidance"}));
+  CHECK(caps["executeCommandProvider"]["commands"] ==
+        json::array({"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel"}));
 }
 
 TEST_CASE("hover shows the skill's section for every construct", "[guidance]") {

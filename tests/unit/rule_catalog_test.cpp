@@ -2,8 +2,9 @@
 // order, what each one declares, and how the build.toml rules turn a reading of build.toml into
 // findings. The source rules' findings are specified end to end in analysis_test and
 // access_model_test; their guidance pages in skill_sections_test.
-#include <catch2/catch.hpp>
+#include "analyzers/rules/rule_catalog.h"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,7 +12,6 @@
 
 #include "analyzers/data/arch_table.h"
 #include "analyzers/project/build_config.h"
-#include "analyzers/rules/rule_catalog.h"
 #include "analyzers/rules/rule_input.h"
 
 namespace {
@@ -57,7 +57,8 @@ TEST_CASE("the catalog lists every rule once, in a fixed order") {
   for (const Rule* rule : rule_catalog()) ids.emplace_back(rule->id);
   // The order of SARIF's rule list, and the order the checks run in.
   CHECK(ids == std::vector<std::string>{"arch-mismatch", "arch-unsupported", "smem-limit",
-                                        "uncoalesced-access", "misaligned-access", "build-toml", "frontend"});
+                                        "uncoalesced-access", "misaligned-access", "build-toml", "frontend",
+                                        "nvcc", "ptxas"});
   for (const Rule* rule : rule_catalog()) CHECK(find_rule(rule->id) == rule);
   CHECK(find_rule("no-such-rule") == nullptr);
   CHECK(find_rule(kFrontend)->id == "frontend");
@@ -78,6 +79,8 @@ TEST_CASE("each rule declares its default severity, a summary, its guidance page
       {"misaligned-access", Severity::Error, true, false},
       {"build-toml", Severity::Error, false, true},
       {"frontend", Severity::Information, false, false},
+      {"nvcc", Severity::Error, false, false},
+      {"ptxas", Severity::Error, false, false},
   };
   for (const Expected& e : expected) {
     INFO(e.id);
@@ -88,7 +91,9 @@ TEST_CASE("each rule declares its default severity, a summary, its guidance page
     CHECK((rule->source_check != nullptr) == e.reads_source);
     CHECK((rule->build_toml_check != nullptr) == e.reads_build_toml);
     std::string page = rule->id == kFrontend ? "references/troubleshooting.md"
-                                             : "references/rules/" + std::string(rule->id) + ".md";
+                       : rule->id == kNvcc || rule->id == kPtxas
+                           ? "references/rules/build-messages.md"
+                           : "references/rules/" + std::string(rule->id) + ".md";
     CHECK(rule->guidance_page == page);
     CHECK(rule->help_uri() == std::string(kGuidanceBase) + page);
     CHECK(rule_help_uri(rule->id) == rule->help_uri());
@@ -183,4 +188,3 @@ TEST_CASE("the README's rule table is the catalog: the same ids, in order, with 
     CHECK(rows[i].second == severity_name(rule_catalog()[i]->default_severity));
   }
 }
-

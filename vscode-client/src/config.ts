@@ -12,6 +12,7 @@ export interface KernelLspSettings {
   severities: Record<string, string>;
   disabledRules: string[];
   logLevel: string;
+  benchRunner: string;
 }
 
 export const defaultSettings: KernelLspSettings = {
@@ -24,6 +25,7 @@ export const defaultSettings: KernelLspSettings = {
   severities: {},
   disabledRules: [],
   logLevel: 'info',
+  benchRunner: '',
 };
 
 // Reads the `kernelLsp` section through `get` (vscode's WorkspaceConfiguration.get), keeping
@@ -53,6 +55,7 @@ export function readSettings(get: (key: string) => unknown): KernelLspSettings {
     severities,
     disabledRules: list('disabledRules'),
     logLevel: stringOr('logLevel', 'info'),
+    benchRunner: stringOr('benchRunner', ''),
   };
 }
 
@@ -73,13 +76,17 @@ export function serverCommand(settings: KernelLspSettings, env: Record<string, s
 }
 
 // What the server reads from initializationOptions (and from workspace/configuration).
-export function initializationOptions(settings: KernelLspSettings): Record<string, unknown> {
+// `workspaceTrusted` is VS Code's workspace trust: the server starts no build or benchmark in
+// an untrusted workspace.
+export function initializationOptions(settings: KernelLspSettings, workspaceTrusted = true): Record<string, unknown> {
   const options: Record<string, unknown> = {
     extraFlags: settings.extraFlags,
     defaultArchs: settings.defaultArchs,
     severities: settings.severities,
     disabledRules: settings.disabledRules,
+    workspaceTrusted,
   };
+  if (settings.benchRunner) options.benchRunner = settings.benchRunner;
   if (settings.cudaPath) options.cudaPath = settings.cudaPath;
   if (settings.torchIncludePath.length) options.torchIncludePath = settings.torchIncludePath;
   if (settings.cutlassPath.length) options.cutlassPath = settings.cutlassPath;

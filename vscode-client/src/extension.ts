@@ -1,6 +1,6 @@
 // The VS Code / Cursor side of kernel-lsp: starts `kernel-lsp serve --stdio` through
 // vscode-languageclient for CUDA sources, kernel-project C++ and build.toml, and adds commands
-// (restart, guidance for the word under the cursor, build and benchmark the project).
+// (restart, guidance for the word under the cursor, build, benchmark and cancel through the server).
 import * as fs from 'node:fs';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -33,7 +33,7 @@ function createClient(output: vscode.OutputChannel): LanguageClient {
       { scheme: 'file', language: 'c' },
       { scheme: 'file', pattern: '**/build.toml' },
     ],
-    initializationOptions: initializationOptions(current),
+    initializationOptions: initializationOptions(current, vscode.workspace.isTrusted),
     outputChannel: output,
   };
   return new LanguageClient('kernelLsp', 'kernel-lsp', serverOptions, clientOptions);
@@ -46,13 +46,20 @@ function projectDirOfActiveEditor(): string | undefined {
   return dir;
 }
 
-function runInTerminal(subcommand: 'build' | 'bench') {
+// Build and Benchmark go through the server (kernel-lsp.build / .bench over
+// workspace/executeCommand): it reports progress, streams compiler output to the log, shows
+// compile errors as diagnostics and resource usage as code lenses, and opens the benchmark report.
+async function runThroughServer(command: 'kernel-lsp.build' | 'kernel-lsp.bench') {
   const dir = projectDirOfActiveEditor();
-  if (!dir) return;
-  const { command } = serverCommand(settings(), process.env, workspaceFolder());
-  const task = new vscode.Task({ type: 'process', subcommand }, vscode.TaskScope.Workspace,
-    `${subcommand} ${dir}`, 'kernel-lsp', new vscode.ProcessExecution(command, [subcommand, dir]));
-  void vscode.tasks.executeTask(task);
+  if (!dir || !client) return;
+  try {
+    const result = await vscode.commands.executeCommand<{ ok?: boolean; exitCode?: number }>(
+      command, { project: vscode.Uri.file(dir).toString() });
+    if (command === 'kernel-lsp.build' && result && result.ok === false)
+      void vscode.window.showWarningMessage('kernel-lsp: the build failed; see the Problems view.');
+  } catch (error) {
+    void vscode.window.showErrorMessage(`kernel-lsp: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function showGuidance() {
@@ -83,8 +90,11 @@ export async function activate(context: vscode.ExtensionContext) {
       await client.start();
     }),
     vscode.commands.registerCommand('kernelLsp.showGuidance', showGuidance),
-    vscode.commands.registerCommand('kernelLsp.build', () => runInTerminal('build')),
-    vscode.commands.registerCommand('kernelLsp.bench', () => runInTerminal('bench')),
+    vscode.commands.registerCommand('kernelLsp.build', () => runThroughServer('kernel-lsp.build')),
+    vscode.commands.registerCommand('kernelLsp.bench', () => runThroughServer('kernel-lsp.bench')),
+    vscode.commands.registerCommand('kernelLsp.cancel', () => vscode.commands.executeCommand('kernel-lsp.cancel')),
+    // Trust granted later: the server learns it at the next start.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.commands.executeCommand('kernelLsp.restartServer')),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // The server pulls analysis settings itself; a new binary or log level needs a restart.
       if (event.affectsConfiguration('kernelLsp.path') || event.affectsConfiguration('kernelLsp.logLevel'))

@@ -31,6 +31,7 @@ test('initialization options carry what the server reads', () => {
   const options = initializationOptions({ ...defaultSettings, cudaPath: '/usr/local/cuda', defaultArchs: ['8.0'] });
   assert.deepEqual(options, {
     cudaPath: '/usr/local/cuda', extraFlags: [], defaultArchs: ['8.0'], severities: {}, disabledRules: [],
+    workspaceTrusted: true,
   });
   assert.equal('cudaPath' in initializationOptions(defaultSettings), false);
   assert.equal('torchIncludePath' in initializationOptions(defaultSettings), false);
@@ -54,4 +55,12 @@ test('the word under the cursor includes dotted PTX names', () => {
   assert.equal(wordAt('asm("cp.async.ca.shared.global");', 10), 'cp.async.ca.shared.global');
   assert.equal(wordAt('a + b', 2), undefined);
   assert.equal(wordAt('x', 1), 'x');
+});
+
+test('the workspace trust and the benchmark runner reach the server', () => {
+  assert.equal(initializationOptions(defaultSettings).workspaceTrusted, true);
+  assert.equal(initializationOptions(defaultSettings, false).workspaceTrusted, false);
+  assert.equal('benchRunner' in initializationOptions(defaultSettings), false);
+  const settings = readSettings((key) => (key === 'benchRunner' ? 'ssh gpu-box sh' : undefined));
+  assert.equal(initializationOptions(settings).benchRunner, 'ssh gpu-box sh');
 });

@@ -15,7 +15,9 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common"))
+# bench_util.py beside this file: a generated copy of kernels/common/bench_util.py, so that the
+# project folder benchmarks on its own (tools/sync_kernel_headers.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
 import rmsnorm  # noqa: E402

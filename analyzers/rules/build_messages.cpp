@@ -1,0 +1,25 @@
+// nvcc and ptxas: not checks but the names of the findings a build makes from the compilers'
+// own errors and warnings (runner/compiler_messages.h). The runner makes them; these descriptors
+// give them a page, a place in SARIF's rule list, and ids that settings and suppression comments
+// may name.
+#include "analyzers/rules/rule.h"
+#include "analyzers/rules/rule_catalog.h"
+
+namespace kl::analyzers {
+
+extern const Rule kNvccRule;   // listed in rule_catalog.cpp
+extern const Rule kPtxasRule;  // listed in rule_catalog.cpp
+const Rule kNvccRule = {
+    .id = kNvcc,
+    .default_severity = Severity::Error,
+    .summary = "an error or warning of nvcc (its C++ front end or the host compiler) in the last build",
+    .guidance_page = "references/rules/build-messages.md",
+};
+const Rule kPtxasRule = {
+    .id = kPtxas,
+    .default_severity = Severity::Error,
+    .summary = "an error or warning of ptxas (PTX to machine code) in the last build",
+    .guidance_page = "references/rules/build-messages.md",
+};
+
+}  // namespace kl::analyzers

@@ -1,0 +1,61 @@
+#include "lsp/core/project_builds.h"
+
+namespace kl::lsp {
+
+std::optional<runner::RunningJob> ProjectBuilds::build(runner::BuildRequest request, JobObserver observer,
+                                                       CancellationHandle also, BuildDone done) {
+  std::filesystem::path project = request.project;
+  return jobs_.start(
+      project, "build",
+      [this, request = std::move(request), observer = std::move(observer), also = std::move(also),
+       done = std::move(done)](const CancellationToken& cancel) mutable {
+        request.cancel = &cancel;
+        request.should_stop = [also] { return also && also->is_cancelled(); };
+        request.on_progress = observer.progress;
+        request.on_output = observer.output;
+        auto snapshot = std::make_shared<BuildSnapshot>();
+        snapshot->report = runner::build_project(request);
+        snapshot->diagnostics = runner::build_diagnostics(
+            snapshot->report, locator_ ? locator_(snapshot->report) : KernelLocator());
+        if (!snapshot->report.cancelled) {
+          std::lock_guard lock(mutex_);
+          latest_[request.project] = snapshot;
+        }
+        if (done) done(snapshot);
+      });
+}
+
+std::optional<runner::RunningJob> ProjectBuilds::bench(runner::BenchRequest request, JobObserver observer,
+                                                       CancellationHandle also, BenchDone done) {
+  std::filesystem::path project = request.project;
+  return jobs_.start(project, "bench",
+                     [request = std::move(request), observer = std::move(observer), also = std::move(also),
+                      done = std::move(done)](const CancellationToken& cancel) mutable {
+                       request.cancel = &cancel;
+                       request.should_stop = [also] { return also && also->is_cancelled(); };
+                       request.on_progress = observer.progress;
+                       request.on_output = observer.output;
+                       auto outcome = runner::run_benchmark(request);
+                       if (done) done(std::move(outcome));
+                     });
+}
+
+std::shared_ptr<const BuildSnapshot> ProjectBuilds::latest(const std::filesystem::path& project) const {
+  std::lock_guard lock(mutex_);
+  auto it = latest_.find(project);
+  return it == latest_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const BuildSnapshot>> ProjectBuilds::latest_all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<const BuildSnapshot>> out;
+  for (const auto& [project, snapshot] : latest_) out.push_back(snapshot);
+  return out;
+}
+
+void ProjectBuilds::stop() {
+  jobs_.cancel_all();
+  jobs_.wait_all();
+}
+
+}  // namespace kl::lsp

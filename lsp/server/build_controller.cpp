@@ -1,0 +1,366 @@
+#include "lsp/server/build_controller.h"
+
+#include <spdlog/spdlog.h>
+
+#include "analyzers/frontend/content_hash.h"
+#include "analyzers/project/project_locator.h"
+#include "lsp/features/document_symbols.h"
+#include "lsp/features/kernel_usage.h"
+#include "lsp/protocol/params.h"
+#include "lsp/server/build_results_json.h"
+#include "lsp/server/position_encoding.h"
+#include "lsp/server/uri.h"
+#include "runner/build_report_json.h"
+#include "runner/resource_usage.h"
+
+namespace kl::lsp {
+namespace fs = std::filesystem;
+namespace {
+
+// The arguments object of a command (its first argument) or a request's params.
+const json& argument_object(const json& arguments) {
+  static const json empty = json::object();
+  if (arguments.is_array()) return arguments.empty() || !arguments[0].is_object() ? empty : arguments[0];
+  return arguments.is_object() ? arguments : empty;
+}
+
+// The project a command is for: `project` (a folder, or its build.toml) or `uri` (any file of
+// the project: the nearest build.toml above it), each a URI or a path.
+fs::path project_of(const json& args) {
+  std::optional<std::string> given = optional_string_field(args, "project");
+  if (!given) given = optional_string_field(args, "uri");
+  if (!given) throw_invalid_params("expected {\"project\": folder} or {\"uri\": a file of the project}");
+  std::optional<fs::path> path = given->find("://") != std::string::npos
+                                     ? uri_to_path(*given)
+                                     : std::optional<fs::path>(fs::path(*given));
+  if (!path) throw_invalid_params("not a file URI: " + *given);
+  std::error_code ec;
+  fs::path p = fs::absolute(*path, ec).lexically_normal();
+  if (p.filename() == "build.toml") return p.parent_path();
+  if (fs::is_directory(p, ec) && fs::exists(p / "build.toml", ec)) return p;
+  if (auto toml = analyzers::find_build_toml(fs::is_directory(p, ec) ? p / "x.cu" : p))
+    return toml->parent_path();
+  throw_invalid_params("no build.toml at or above " + p.string());
+}
+
+std::vector<std::string> capabilities_of(const json& args) {
+  std::vector<std::string> caps;
+  if (const json* list = optional_field(args, "capabilities")) {
+    if (!list->is_array()) throw_invalid_params("capabilities must be a list of strings such as \"9.0\"");
+    for (const auto& c : *list) {
+      if (!c.is_string()) throw_invalid_params("capabilities must be a list of strings such as \"9.0\"");
+      caps.push_back(c.get<std::string>());
+    }
+  }
+  return caps;
+}
+
+// The kernel a ptxas message names ("Entry function '_Z10rms_kernelPfi' ..."), found in the
+// build's sources by the scan that document symbols use; demangled through the build's own list.
+KernelLocator locator_for(const runner::BuildReport& report, KernelServer& kernel) {
+  std::map<std::string, std::string> demangled;
+  std::set<fs::path> sources;
+  for (const auto& unit : report.units) {
+    sources.insert(unit.source);
+    for (const auto& k : unit.kernels) demangled[k.mangled_name] = k.name;
+  }
+  for (const auto& [file, hash] : report.source_hashes) sources.insert(file);
+  return [&kernel, demangled, sources](const std::string& mangled) -> std::optional<analyzers::Location> {
+    auto it = demangled.find(mangled);
+    std::string name = runner::kernel_base_name(it != demangled.end() ? it->second : mangled);
+    for (const auto& file : sources) {
+      auto text = kernel.text_of(file);
+      if (!text) continue;
+      for (const auto& symbol : document_symbols(*text, nullptr))
+        if (symbol.kind == SymbolKind::Kernel && symbol.name == name)
+          return analyzers::Location{file.string(), symbol.selection};
+    }
+    return std::nullopt;
+  };
+}
+
+json command_lens(const analyzers::Range& range, const PositionConverter& converter, const std::string& title,
+                  const std::string& command, const json& arguments) {
+  json lens = {{"range", converter.to_lsp(range)}, {"command", {{"title", title}, {"command", command}}}};
+  if (!arguments.is_null()) lens["command"]["arguments"] = arguments;
+  return lens;
+}
+
+// The listed files whose text (the editor's, else the disk's) differs from what the build read.
+std::vector<fs::path> stale_files(const runner::BuildReport& report, KernelServer& kernel) {
+  std::vector<fs::path> stale;
+  for (const auto& [file, hash] : report.source_hashes) {
+    auto text = kernel.text_of(file);
+    if (!text || analyzers::content_hash(*text) != hash) stale.push_back(file);
+  }
+  return stale;
+}
+
+std::string clock_time(std::chrono::system_clock::time_point when) {
+  std::string stamp = runner::utc_timestamp(when);  // 2026-12-02T08:10:00Z
+  return stamp.substr(11, 5) + " UTC";
+}
+
+}  // namespace
+
+BuildController::BuildController(Dispatcher& dispatcher, ProgressReporter& progress, KernelServer& kernel,
+                                 const ClientCapabilities& client,
+                                 std::function<void(const fs::path&)> republish)
+    : dispatcher_(dispatcher),
+      progress_(progress),
+      kernel_(kernel),
+      client_(client),
+      republish_(std::move(republish)),
+      builds_(std::make_unique<ProjectBuilds>(
+          [&kernel](const runner::BuildReport& report) { return locator_for(report, kernel); })) {}
+
+BuildController::~BuildController() { stop(); }
+
+void BuildController::stop() {
+  if (builds_) builds_->stop();
+}
+
+bool BuildController::execute(const std::string& command, const json& arguments, const Reply& reply) {
+  if (command == kBuildCommand)
+    start_build(arguments, reply);
+  else if (command == kBenchCommand)
+    start_bench(arguments, reply, true);
+  else if (command == kCancelCommand)
+    cancel(arguments, reply);
+  else
+    return false;
+  return true;
+}
+
+void BuildController::build_request(const json& params, const Reply& reply) { start_build(params, reply); }
+void BuildController::bench_request(const json& params, const Reply& reply) {
+  start_bench(params, reply, false);
+}
+
+bool BuildController::refuse_untrusted(const Reply& reply) const {
+  if (kernel_.settings().workspace_trusted) return false;
+  reply.error(ErrorCode::RequestFailed,
+              "kernel-lsp starts no builds or benchmarks in an untrusted workspace (the client set "
+              "workspaceTrusted to false): they run the project's compilers and Python code. Trust the "
+              "workspace to run them.");
+  return true;
+}
+
+JobObserver BuildController::observer(const std::string& key, const std::string& label) {
+  JobObserver observer;
+  observer.progress = [this, key](const std::string& stage, int percent) {
+    progress_.report(key, stage, percent);
+  };
+  observer.output = [this, label](std::string_view text) {
+    dispatcher_.notify("window/logMessage",
+                       {{"type", 4}, {"message", "[" + label + "] " + std::string(text)}});
+  };
+  return observer;
+}
+
+void BuildController::start_build(const json& arguments, const Reply& reply) {
+  const json& args = argument_object(arguments);
+  fs::path project = project_of(args);
+  std::vector<std::string> caps = capabilities_of(args);
+  if (refuse_untrusted(reply)) return;
+  Settings settings = kernel_.settings();
+  std::string key = "build " + project.string(), label = "build " + project.filename().string();
+  runner::BuildRequest request;
+  request.project = project;
+  request.only_capabilities = caps;
+  request.jobs = settings.build_jobs.value_or(0);
+  for (const auto& dir : settings.torch_include_path) request.torch_include_dirs.emplace_back(dir);
+  auto running = builds_->build(
+      request, observer(key, label), reply.cancellation(),
+      [this, reply, key](std::shared_ptr<const BuildSnapshot> snapshot) {
+        build_finished(snapshot);
+        size_t failed = std::count_if(snapshot->report.units.begin(), snapshot->report.units.end(),
+                                      [](const runner::CompileUnit& u) { return !u.ok && !u.skipped; });
+        progress_.end(key, snapshot->report.cancelled ? "cancelled"
+                           : snapshot->report.ok      ? "build ok"
+                                                      : std::to_string(failed) + " compile(s) failed");
+        reply.result(build_result_json(*snapshot));
+      });
+  if (running) {
+    reply.error(ErrorCode::RequestFailed,
+                "a " + running->kind + " of " + project.string() +
+                    " is already running; wait for it or cancel it (kernel-lsp.cancel)");
+    return;
+  }
+  progress_.begin(key, "kernel-lsp build", "compiling " + project.filename().string());
+}
+
+void BuildController::start_bench(const json& arguments, const Reply& reply, bool opened_by_user) {
+  const json& args = argument_object(arguments);
+  fs::path project = project_of(args);
+  if (refuse_untrusted(reply)) return;
+  Settings settings = kernel_.settings();
+  runner::BenchRequest request;
+  request.project = project;
+  request.runner_command = optional_string_field(args, "runner").value_or(settings.bench_runner);
+  if (const json* remote = optional_field(args, "remote"); remote && remote->is_boolean())
+    request.force_runner = remote->get<bool>();
+  std::string key = "bench " + project.string(), label = "bench " + project.filename().string();
+  bool show = opened_by_user && client_.show_document;
+  auto running =
+      builds_->bench(request, observer(key, label), reply.cancellation(),
+                     [this, reply, key, project, show](Result<runner::BenchOutcome> outcome) {
+                       if (!outcome) {
+                         progress_.end(key, "cannot benchmark");
+                         reply.error(ErrorCode::RequestFailed, outcome.error().describe());
+                         return;
+                       }
+                       progress_.end(key, outcome->exit_code == 0 ? "benchmark done" : "benchmark failed");
+                       if (show && !outcome->report.empty())
+                         dispatcher_.call("window/showDocument",
+                                          {{"uri", path_to_uri(outcome->report)}, {"takeFocus", true}},
+                                          [](const json*, const RpcError*) {});
+                       reply.result(bench_result_json(project, *outcome));
+                     });
+  if (running) {
+    reply.error(ErrorCode::RequestFailed,
+                "a " + running->kind + " of " + project.string() +
+                    " is already running; wait for it or cancel it (kernel-lsp.cancel)");
+    return;
+  }
+  progress_.begin(key, "kernel-lsp bench", "benchmarking " + project.filename().string());
+}
+
+void BuildController::cancel(const json& arguments, const Reply& reply) {
+  const json& args = argument_object(arguments);
+  size_t cancelled = 0;
+  if (args.contains("project") || args.contains("uri"))
+    cancelled = builds_->cancel(project_of(args)) ? 1 : 0;
+  else
+    cancelled = builds_->cancel_all();
+  reply.result({{"cancelled", cancelled}});
+}
+
+void BuildController::build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot) {
+  if (snapshot->report.cancelled) return;  // the previous build's messages still stand
+  const fs::path& project = snapshot->report.project;
+  std::set<fs::path> affected;
+  {
+    std::lock_guard lock(diagnostics_mutex_);
+    for (const auto& file : files_of_project_[project]) {
+      diagnostics_.erase(file);
+      affected.insert(file);
+    }
+    files_of_project_[project].clear();
+    for (const auto& finding : snapshot->diagnostics) {
+      fs::path file = fs::path(finding.location.file).lexically_normal();
+      diagnostics_[file].push_back(finding);
+      files_of_project_[project].insert(file);
+      affected.insert(file);
+    }
+  }
+  for (const auto& file : affected) republish_(file);
+  if (client_.code_lens_refresh)
+    dispatcher_.call("workspace/codeLens/refresh", nullptr, [](const json*, const RpcError*) {});
+}
+
+std::vector<analyzers::Finding> BuildController::diagnostics_for(const fs::path& file) const {
+  std::vector<analyzers::Finding> found;
+  {
+    std::lock_guard lock(diagnostics_mutex_);
+    auto it = diagnostics_.find(file.lexically_normal());
+    if (it != diagnostics_.end()) found = it->second;
+  }
+  // The settings' disabledRules and severities apply to the nvcc and ptxas ids like to any rule.
+  AnalysisSettingsConversion settings = to_analysis_settings(kernel_.settings());
+  std::vector<analyzers::Finding> shown;
+  for (auto& f : found) {
+    if (settings.settings.disabled_rules.count(f.rule_id)) continue;
+    if (auto level = settings.settings.severity_overrides.find(f.rule_id);
+        level != settings.settings.severity_overrides.end())
+      f.severity = level->second;
+    shown.push_back(std::move(f));
+  }
+  return shown;
+}
+
+void BuildController::document_changed(const fs::path& file) {
+  std::lock_guard lock(diagnostics_mutex_);
+  diagnostics_.erase(file.lexically_normal());
+}
+
+// ---- code lenses ----------------------------------------------------------------------------
+
+void BuildController::code_lens(const json& params, const Reply& reply) {
+  auto path = uri_to_path(string_field(required_field(params, "textDocument"), "uri"));
+  std::optional<Document> document = path ? kernel_.document(*path) : std::nullopt;
+  if (!document) {
+    reply.result(json::array());
+    return;
+  }
+  if (document->kind == DocumentKind::BuildToml) {
+    reply.result(build_toml_lenses(*path, *document->text));
+    return;
+  }
+  if (document->kind != DocumentKind::Source) {
+    reply.result(json::array());
+    return;
+  }
+  kernel_.with_analysis(*path, [this, reply, file = *path](ReadResult read) {
+    try {
+      if (read.status != ReadStatus::Ready && read.status != ReadStatus::Failed) {
+        reply.result(json::array());
+        return;
+      }
+      const analyzers::UnitFacts* facts =
+          read.status == ReadStatus::Ready ? &read.outcome->analysis.facts : nullptr;
+      reply.result(source_lenses(file, *read.outcome->job.text, facts));
+    } catch (const std::exception& e) {
+      reply.error(ErrorCode::InternalError, std::string("codeLens failed: ") + e.what());
+    }
+  });
+}
+
+json BuildController::source_lenses(const fs::path& file, const std::string& text,
+                                    const analyzers::UnitFacts* facts) const {
+  json lenses = json::array();
+  auto toml = analyzers::find_build_toml(file);
+  if (!toml) return lenses;
+  fs::path project = toml->parent_path();
+  json args = json::array({{{"project", path_to_uri(project)}}});
+  PositionConverter converter(text, client_.encoding.encoding);
+  std::shared_ptr<const BuildSnapshot> snapshot = builds_->latest(project);
+  std::string stale_note;
+  if (snapshot) {
+    auto stale = stale_files(snapshot->report, kernel_);
+    if (!stale.empty())
+      stale_note = " · stale: " + stale.front().filename().string() +
+                   (stale.size() > 1 ? " and " + std::to_string(stale.size() - 1) + " more" : "") +
+                   " changed since the " + clock_time(snapshot->report.finished) + " build";
+  }
+  runner::BuildReport empty;
+  for (const auto& usage : kernel_usage(text, facts, snapshot ? snapshot->report : empty)) {
+    lenses.push_back(command_lens(usage.name_range, converter, "Build", kBuildCommand, args));
+    lenses.push_back(command_lens(usage.name_range, converter, "Benchmark", kBenchCommand, args));
+    for (const auto& target : usage.targets)
+      lenses.push_back(
+          command_lens(usage.name_range, converter, usage_title(target) + stale_note, "", nullptr));
+  }
+  return lenses;
+}
+
+json BuildController::build_toml_lenses(const fs::path& file, const std::string& text) const {
+  fs::path project = file.parent_path();
+  json args = json::array({{{"project", path_to_uri(project)}}});
+  PositionConverter converter(text, client_.encoding.encoding);
+  analyzers::Range top{{0, 0}, {0, 0}};
+  json lenses = json::array({command_lens(top, converter, "Build", kBuildCommand, args),
+                             command_lens(top, converter, "Benchmark", kBenchCommand, args)});
+  if (auto snapshot = builds_->latest(project)) {
+    const auto& units = snapshot->report.units;
+    size_t failed = std::count_if(units.begin(), units.end(),
+                                  [](const runner::CompileUnit& u) { return !u.ok && !u.skipped; });
+    std::string summary = "last build " + clock_time(snapshot->report.finished) + ": " +
+                          std::to_string(units.size()) + " compiles, " + std::to_string(failed) + " failed";
+    if (!stale_files(snapshot->report, kernel_).empty()) summary += " · sources changed since";
+    lenses.push_back(command_lens(top, converter, summary, "", nullptr));
+  }
+  return lenses;
+}
+
+}  // namespace kl::lsp

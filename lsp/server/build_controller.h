@@ -1,0 +1,80 @@
+#pragma once
+// Builds and benchmarks over LSP (issue 16): the kernel-lsp.build / .bench / .cancel commands
+// (workspace/executeCommand), the kernel-lsp/build and kernel-lsp/bench requests agents call,
+// code lenses with each kernel's registers, spills, shared memory and occupancy per capability,
+// and nvcc's and ptxas' messages as diagnostics of the files they name.
+//
+// Nothing here starts a process unless the client asked (a command or a request), and nothing
+// at all in a workspace the client marked untrusted (setting workspaceTrusted). One job per
+// project; progress through $/progress, output through window/logMessage; $/cancelRequest of a
+// request, kernel-lsp.cancel, or stop() ends the job and every process it started.
+//
+// Threading: handlers on the I/O thread; jobs finish on their own threads and answer from there.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "lsp/core/kernel_server.h"
+#include "lsp/core/project_builds.h"
+#include "lsp/protocol/dispatcher.h"
+#include "lsp/server/client_capabilities.h"
+#include "lsp/server/progress_reporter.h"
+
+namespace kl::lsp {
+
+inline constexpr const char* kBuildCommand = "kernel-lsp.build";
+inline constexpr const char* kBenchCommand = "kernel-lsp.bench";
+inline constexpr const char* kCancelCommand = "kernel-lsp.cancel";
+inline constexpr const char* kBuildMethod = "kernel-lsp/build";
+inline constexpr const char* kBenchMethod = "kernel-lsp/bench";
+
+class BuildController {
+ public:
+  // `republish` publishes the diagnostics of a file again (lint + build), from any thread.
+  BuildController(Dispatcher& dispatcher, ProgressReporter& progress, KernelServer& kernel,
+                  const ClientCapabilities& client,
+                  std::function<void(const std::filesystem::path&)> republish);
+  ~BuildController();
+
+  // workspace/executeCommand for the three commands; false (nothing answered) for other commands.
+  bool execute(const std::string& command, const json& arguments, const Reply& reply);
+  void build_request(const json& params, const Reply& reply);
+  void bench_request(const json& params, const Reply& reply);
+  void code_lens(const json& params, const Reply& reply);
+
+  // The newest build's messages located in `file`; an edit of the file drops them (their lines
+  // no longer match the text), the next build brings them back if they still apply.
+  std::vector<analyzers::Finding> diagnostics_for(const std::filesystem::path& file) const;
+  void document_changed(const std::filesystem::path& file);
+
+  void stop();
+
+ private:
+  void start_build(const json& arguments, const Reply& reply);
+  // `opened_by_user`: a command (the user clicked), so the report is shown when the client can.
+  void start_bench(const json& arguments, const Reply& reply, bool opened_by_user);
+  void cancel(const json& arguments, const Reply& reply);
+  bool refuse_untrusted(const Reply& reply) const;
+  void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
+  JobObserver observer(const std::string& key, const std::string& label);
+  json source_lenses(const std::filesystem::path& file, const std::string& text,
+                     const analyzers::UnitFacts* facts) const;
+  json build_toml_lenses(const std::filesystem::path& file, const std::string& text) const;
+
+  Dispatcher& dispatcher_;
+  ProgressReporter& progress_;
+  KernelServer& kernel_;
+  const ClientCapabilities& client_;
+  std::function<void(const std::filesystem::path&)> republish_;
+  std::unique_ptr<ProjectBuilds> builds_;
+
+  mutable std::mutex diagnostics_mutex_;
+  std::map<std::filesystem::path, std::vector<analyzers::Finding>> diagnostics_;  // by file
+  std::map<std::filesystem::path, std::set<std::filesystem::path>> files_of_project_;
+};
+
+}  // namespace kl::lsp
