@@ -13,6 +13,7 @@
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/torch_headers.h"
+#include "analyzers/project/major_minor.h"
 #include "analyzers/project/build_config.h"
 #include "analyzers/project/project_locator.h"
 #include "support/fs_paths.h"
@@ -140,6 +141,28 @@ analyzers::TorchHeaders torch_headers_for(const analyzers::BuildConfig& config, 
   return found;
 }
 
+// What kernel-builder's CMake adds to every CUDA compile besides build.toml's flags: the defines
+// of its preamble (USE_CUDA=1, CUDA_KERNEL; TORCH_TARGET_VERSION for a stable-ABI build), and,
+// for sections that depend on torch, the CUDA flags torch's CMake package brings
+// (cmake/public/cuda.cmake: --expt-relaxed-constexpr, --expt-extended-lambda). Real projects rely
+// on them: without them constexpr helpers and __device__ lambdas do not compile.
+std::vector<std::string> builder_flags(const analyzers::BuildConfig& config, const analyzers::KernelSection* section) {
+  std::vector<std::string> flags = {"-DUSE_CUDA=1", "-DCUDA_KERNEL"};
+  if (config.framework.stable_abi) {
+    auto version = analyzers::parse_major_minor(*config.framework.stable_abi);
+    if (version) {
+      char hex[40];
+      std::snprintf(hex, sizeof hex, "0x%02X%02X000000000000ULL", version->major, version->minor);
+      flags.push_back(std::string("-DTORCH_TARGET_VERSION=") + hex);
+    }
+  }
+  if (section && depends_on_torch(*section)) {
+    flags.push_back("--expt-relaxed-constexpr");
+    flags.push_back("--expt-extended-lambda");
+  }
+  return flags;
+}
+
 // The nvcc command kernel-builder would run for this unit, with ptxas' resource report on.
 std::vector<std::string> nvcc_arguments(const CompileUnit& unit, const analyzers::BuildConfig& config,
                                         const fs::path& project, const analyzers::TorchHeaders& torch) {
@@ -148,11 +171,15 @@ std::vector<std::string> nvcc_arguments(const CompileUnit& unit, const analyzers
   for (const auto& k : config.kernels)
     if (k.name == unit.kernel_section) section = &k;
   std::vector<std::string> args = {"-std=c++17", cap.gencode(), "-Xptxas", "-v", "-c", "-o", "/dev/null"};
+  for (const auto& flag : builder_flags(config, section)) args.push_back(flag);
   if (section) {
     for (const auto& flag : section->cuda_flags) args.push_back(flag);
     for (const auto& inc : section->include) args.push_back("-I" + (project / inc).string());
     if (depends_on_torch(*section))
-      for (const auto& dir : torch.include_dirs) args.push_back("-isystem" + dir.string());
+      for (const auto& dir : torch.include_dirs) {  // nvcc wants the folder as its own argument
+        args.push_back("-isystem");
+        args.push_back(dir.string());
+      }
   }
   args.push_back(unit.source.string());
   return args;

@@ -128,6 +128,7 @@ function kernelSections(project) {
     caps: arrays('cuda-capabilities', block),
     flags: arrays('cuda-flags', block),
     includes: arrays('include', block),
+    torch: arrays('depends', block).includes('torch'),
     sources: arrays('src', block).filter((s) => s.endsWith('.cu')),
   }));
 }
@@ -163,7 +164,10 @@ function ptxasReport(project) {
     for (const src of section.sources) {
       for (const cap of section.caps) {
         const gencode = `-gencode=arch=compute_${cap.replace('.', '')},code=${targetOf(cap)}`;
-        const args = ['-std=c++17', gencode, '-Xptxas', '-v', '-c', '-o', '/dev/null', ...section.flags,
+        // kernel-builder's own additions: its preamble's defines, and torch's CMake CUDA flags
+        // for sections that depend on torch.
+        const builder = ['-DUSE_CUDA=1', '-DCUDA_KERNEL', ...(section.torch ? ['--expt-relaxed-constexpr', '--expt-extended-lambda'] : [])];
+        const args = ['-std=c++17', gencode, '-Xptxas', '-v', '-c', '-o', '/dev/null', ...builder, ...section.flags,
           ...section.includes.map((i) => `-I${path.join(project, i)}`), path.join(project, src)];
         const text = execFileSync('sh', ['-c', '"$0" "$@" 2>&1', nvcc, ...args], { cwd: project, encoding: 'utf8' });
         let current = null;

@@ -29,7 +29,11 @@ local function kernel_section(project)
   for _, s in ipairs(array('src')) do
     if s:match('%.cu$') and not source then source = s end
   end
-  return { caps = array('cuda%-capabilities'), flags = array('cuda%-flags'), source = source }
+  local torch = false
+  for _, d in ipairs(array('depends')) do
+    if d == 'torch' then torch = true end
+  end
+  return { caps = array('cuda%-capabilities'), flags = array('cuda%-flags'), source = source, torch = torch }
 end
 
 local function base_name(demangled)
@@ -65,7 +69,12 @@ local function nvcc_usage(project, section)
   for _, cap in ipairs(section.caps) do
     local digits = cap:gsub('%.', '')
     local args = { nvcc, '-std=c++17', '-gencode=arch=compute_' .. digits .. ',code=sm_' .. digits, '-Xptxas', '-v',
-                   '-c', '-o', '/dev/null' }
+                   '-c', '-o', '/dev/null', '-DUSE_CUDA=1', '-DCUDA_KERNEL' }
+    -- kernel-builder's own additions: torch's CMake CUDA flags for sections that depend on torch.
+    if section.torch then
+      table.insert(args, '--expt-relaxed-constexpr')
+      table.insert(args, '--expt-extended-lambda')
+    end
     for _, f in ipairs(section.flags) do table.insert(args, f) end
     table.insert(args, project .. '/' .. section.source)
     local current
