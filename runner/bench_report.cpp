@@ -8,12 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <ctime>
 #include <optional>
 #include <regex>
 #include <sstream>
 #include <tuple>
 
+#include "runner/utc_time.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
 
@@ -81,18 +81,6 @@ std::string describe_machine(const json& machine) {
   return out;
 }
 
-std::tm utc_now() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  return utc;
-}
-std::string strftime_utc(const std::tm& utc, const char* pattern) {
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, pattern, &utc);
-  return buffer;
-}
-
 // ---- history/ -----------------------------------------------------------------------------
 
 // A history entry's order: its timestamp, then its same-second sequence number (none = 1).
@@ -120,7 +108,7 @@ std::vector<HistoryName> history_entries(const fs::path& history) {
 
 // A name for this run's entry that sorts after every entry there (the clock may have gone back).
 fs::path new_history_path(const fs::path& history, const std::vector<HistoryName>& entries) {
-  HistoryName next{strftime_utc(utc_now(), "%Y%m%dT%H%M%SZ"), 1, {}};
+  HistoryName next{format_utc(std::chrono::system_clock::now(), "%Y%m%dT%H%M%SZ"), 1, {}};
   if (!entries.empty()) {
     const HistoryName& last = entries.back();
     if (last.stamp >= next.stamp) next = {last.stamp, last.sequence + 1, {}};
@@ -211,7 +199,7 @@ void write_header(std::ostringstream& md, const BenchResults& results, const Rep
   md << "# Benchmark: " << request.title << "\n\n";
   md << "| | |\n|---|---|\n";
   md << "| Machine | " << cell(describe_machine(results.machine)) << " |\n";
-  std::string written = strftime_utc(utc_now(), "%Y-%m-%d %H:%M UTC");
+  std::string written = format_utc(std::chrono::system_clock::now(), "%Y-%m-%d %H:%M UTC");
   md << "| Date | "
      << cell(results.date_utc.empty() ? written : results.date_utc + " (report " + written + ")") << " |\n";
   if (!request.where.empty()) md << "| Ran | " << cell(request.where) << " |\n";

@@ -1,10 +1,9 @@
 #include "runner/build_report_json.h"
 
-#include <ctime>
-
 #include "analyzers/data/arch_table.h"
 #include "runner/occupancy.h"
 #include "runner/resource_usage.h"
+#include "runner/utc_time.h"
 
 namespace kl::runner {
 using nlohmann::json;
@@ -33,15 +32,6 @@ json finding_json(const analyzers::Finding& f) {
 }
 
 }  // namespace
-
-std::string utc_timestamp(std::chrono::system_clock::time_point when) {
-  std::time_t t = std::chrono::system_clock::to_time_t(when);
-  std::tm parts{};
-  gmtime_r(&t, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
 
 json build_report_json(const BuildReport& report, const std::vector<analyzers::Finding>& messages) {
   json units = json::array(), kernels = json::array(), problems = json::array(), diagnostics = json::array();

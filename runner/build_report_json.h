@@ -1,7 +1,6 @@
 #pragma once
 // A build as JSON: what `kernel-lsp build --format json` prints and what the kernel-lsp/build
 // request answers (docs/LSP.md documents the shape). Pure.
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -16,8 +15,5 @@ namespace kl::runner {
 // stack, spills and the occupancy they allow at the best block size (the block size is the
 // launcher's; the editor's lenses use the one the code shows).
 nlohmann::json build_report_json(const BuildReport& report, const std::vector<analyzers::Finding>& messages);
-
-// "2026-12-02T08:10:00Z"
-std::string utc_timestamp(std::chrono::system_clock::time_point when);
 
 }  // namespace kl::runner

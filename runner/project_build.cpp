@@ -327,6 +327,10 @@ BuildReport build_project(const BuildRequest& request) {
   return report;
 }
 
+size_t failed_compiles(const BuildReport& report) {
+  return std::count_if(report.units.begin(), report.units.end(), [](const CompileUnit& u) { return !u.ok && !u.skipped; });
+}
+
 std::string target_name(const std::string& capability) {
   auto cap = analyzers::parse_capability(capability);
   if (!cap) return capability;
@@ -373,7 +377,7 @@ std::string format_build_report(const BuildReport& report) {
       out << line;
     }
   }
-  size_t failed = std::count_if(report.units.begin(), report.units.end(), [](const CompileUnit& u) { return !u.ok && !u.skipped; });
+  size_t failed = failed_compiles(report);
   if (!report.torch_note.empty()) out << report.torch_note << "\n";
   if (!report.binding_note.empty()) out << report.binding_note << "\n";
   if (report.cancelled) out << "build cancelled\n";

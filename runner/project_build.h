@@ -67,6 +67,9 @@ struct BuildRequest {
 
 BuildReport build_project(const BuildRequest& request);
 
+// Compiles that ran and failed (skipped ones are not failures).
+size_t failed_compiles(const BuildReport& report);
+
 // A table for people: one row per kernel and target with registers, smem, spills.
 std::string format_build_report(const BuildReport& report);
 

@@ -9,6 +9,7 @@ std::optional<runner::RunningJob> ProjectBuilds::build(runner::BuildRequest requ
       project, "build",
       [this, request = std::move(request), observer = std::move(observer), also = std::move(also),
        done = std::move(done)](const CancellationToken& cancel) mutable {
+        if (observer.started) observer.started();
         request.cancel = &cancel;
         request.should_stop = [also] { return also && also->is_cancelled(); };
         request.on_progress = observer.progress;
@@ -31,6 +32,7 @@ std::optional<runner::RunningJob> ProjectBuilds::bench(runner::BenchRequest requ
   return jobs_.start(project, "bench",
                      [request = std::move(request), observer = std::move(observer), also = std::move(also),
                       done = std::move(done)](const CancellationToken& cancel) mutable {
+                       if (observer.started) observer.started();
                        request.cancel = &cancel;
                        request.should_stop = [also] { return also && also->is_cancelled(); };
                        request.on_progress = observer.progress;

@@ -33,6 +33,9 @@ struct BuildSnapshot {
 };
 
 struct JobObserver {
+  // First thing on the job's thread, so that whatever `done` reports comes after it; never
+  // called for a job that was refused.
+  std::function<void()> started;
   std::function<void(const std::string& stage, int percent)> progress;
   std::function<void(std::string_view text)> output;
 };

@@ -12,6 +12,7 @@
 #include "lsp/server/uri.h"
 #include "runner/build_report_json.h"
 #include "runner/resource_usage.h"
+#include "runner/utc_time.h"
 
 namespace kl::lsp {
 namespace fs = std::filesystem;
@@ -97,8 +98,7 @@ std::vector<fs::path> stale_files(const runner::BuildReport& report, KernelServe
 }
 
 std::string clock_time(std::chrono::system_clock::time_point when) {
-  std::string stamp = runner::utc_timestamp(when);  // 2026-12-02T08:10:00Z
-  return stamp.substr(11, 5) + " UTC";
+  return runner::format_utc(when, "%H:%M UTC");
 }
 
 }  // namespace
@@ -146,8 +146,10 @@ bool BuildController::refuse_untrusted(const Reply& reply) const {
   return true;
 }
 
-JobObserver BuildController::observer(const std::string& key, const std::string& label) {
+JobObserver BuildController::observer(const std::string& key, const std::string& label, const char* title,
+                                      const std::string& message) {
   JobObserver observer;
+  observer.started = [this, key, title, message] { progress_.begin(key, title, message); };
   observer.progress = [this, key](const std::string& stage, int percent) {
     progress_.report(key, stage, percent);
   };
@@ -171,23 +173,16 @@ void BuildController::start_build(const json& arguments, const Reply& reply) {
   request.jobs = settings.build_jobs.value_or(0);
   for (const auto& dir : settings.torch_include_path) request.torch_include_dirs.emplace_back(dir);
   auto running = builds_->build(
-      request, observer(key, label), reply.cancellation(),
-      [this, reply, key](std::shared_ptr<const BuildSnapshot> snapshot) {
+      request, observer(key, label, "kernel-lsp build", "compiling " + project.filename().string()),
+      reply.cancellation(), [this, reply, key](std::shared_ptr<const BuildSnapshot> snapshot) {
         build_finished(snapshot);
-        size_t failed = std::count_if(snapshot->report.units.begin(), snapshot->report.units.end(),
-                                      [](const runner::CompileUnit& u) { return !u.ok && !u.skipped; });
         progress_.end(key, snapshot->report.cancelled ? "cancelled"
                            : snapshot->report.ok      ? "build ok"
-                                                      : std::to_string(failed) + " compile(s) failed");
+                                                 : std::to_string(runner::failed_compiles(snapshot->report)) +
+                                                       " compile(s) failed");
         reply.result(build_result_json(*snapshot));
       });
-  if (running) {
-    reply.error(ErrorCode::RequestFailed,
-                "a " + running->kind + " of " + project.string() +
-                    " is already running; wait for it or cancel it (kernel-lsp.cancel)");
-    return;
-  }
-  progress_.begin(key, "kernel-lsp build", "compiling " + project.filename().string());
+  if (running) refuse_busy(reply, *running);
 }
 
 void BuildController::start_bench(const json& arguments, const Reply& reply, bool opened_by_user) {
@@ -202,28 +197,28 @@ void BuildController::start_bench(const json& arguments, const Reply& reply, boo
     request.force_runner = remote->get<bool>();
   std::string key = "bench " + project.string(), label = "bench " + project.filename().string();
   bool show = opened_by_user && client_.show_document;
-  auto running =
-      builds_->bench(request, observer(key, label), reply.cancellation(),
-                     [this, reply, key, project, show](Result<runner::BenchOutcome> outcome) {
-                       if (!outcome) {
-                         progress_.end(key, "cannot benchmark");
-                         reply.error(ErrorCode::RequestFailed, outcome.error().describe());
-                         return;
-                       }
-                       progress_.end(key, outcome->exit_code == 0 ? "benchmark done" : "benchmark failed");
-                       if (show && !outcome->report.empty())
-                         dispatcher_.call("window/showDocument",
-                                          {{"uri", path_to_uri(outcome->report)}, {"takeFocus", true}},
-                                          [](const json*, const RpcError*) {});
-                       reply.result(bench_result_json(project, *outcome));
-                     });
-  if (running) {
-    reply.error(ErrorCode::RequestFailed,
-                "a " + running->kind + " of " + project.string() +
-                    " is already running; wait for it or cancel it (kernel-lsp.cancel)");
-    return;
-  }
-  progress_.begin(key, "kernel-lsp bench", "benchmarking " + project.filename().string());
+  auto running = builds_->bench(
+      request, observer(key, label, "kernel-lsp bench", "benchmarking " + project.filename().string()),
+      reply.cancellation(), [this, reply, key, project, show](Result<runner::BenchOutcome> outcome) {
+        if (!outcome) {
+          progress_.end(key, "cannot benchmark");
+          reply.error(ErrorCode::RequestFailed, outcome.error().describe());
+          return;
+        }
+        progress_.end(key, outcome->exit_code == 0 ? "benchmark done" : "benchmark failed");
+        if (show && !outcome->report.empty())
+          dispatcher_.call("window/showDocument",
+                           {{"uri", path_to_uri(outcome->report)}, {"takeFocus", true}},
+                           [](const json*, const RpcError*) {});
+        reply.result(bench_result_json(project, *outcome));
+      });
+  if (running) refuse_busy(reply, *running);
+}
+
+void BuildController::refuse_busy(const Reply& reply, const runner::RunningJob& running) const {
+  reply.error(ErrorCode::RequestFailed,
+              "a " + running.kind + " of " + running.project.string() +
+                  " is already running; wait for it or cancel it (kernel-lsp.cancel)");
 }
 
 void BuildController::cancel(const json& arguments, const Reply& reply) {
@@ -352,11 +347,9 @@ json BuildController::build_toml_lenses(const fs::path& file, const std::string&
   json lenses = json::array({command_lens(top, converter, "Build", kBuildCommand, args),
                              command_lens(top, converter, "Benchmark", kBenchCommand, args)});
   if (auto snapshot = builds_->latest(project)) {
-    const auto& units = snapshot->report.units;
-    size_t failed = std::count_if(units.begin(), units.end(),
-                                  [](const runner::CompileUnit& u) { return !u.ok && !u.skipped; });
     std::string summary = "last build " + clock_time(snapshot->report.finished) + ": " +
-                          std::to_string(units.size()) + " compiles, " + std::to_string(failed) + " failed";
+                          std::to_string(snapshot->report.units.size()) + " compiles, " +
+                          std::to_string(runner::failed_compiles(snapshot->report)) + " failed";
     if (!stale_files(snapshot->report, kernel_).empty()) summary += " · sources changed since";
     lenses.push_back(command_lens(top, converter, summary, "", nullptr));
   }

@@ -60,7 +60,11 @@ class BuildController {
   void cancel(const json& arguments, const Reply& reply);
   bool refuse_untrusted(const Reply& reply) const;
   void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
-  JobObserver observer(const std::string& key, const std::string& label);
+  // Progress under `key` (begun on the job's thread, so it never follows the end), output as
+  // log messages prefixed with `label`.
+  JobObserver observer(const std::string& key, const std::string& label, const char* title,
+                       const std::string& message);
+  void refuse_busy(const Reply& reply, const runner::RunningJob& running) const;
   json source_lenses(const std::filesystem::path& file, const std::string& text,
                      const analyzers::UnitFacts* facts) const;
   json build_toml_lenses(const std::filesystem::path& file, const std::string& text) const;
