@@ -1,5 +1,8 @@
 #include "runner/project_jobs.h"
 
+#include <algorithm>
+#include <chrono>
+
 namespace kl::runner {
 
 ProjectJobs::~ProjectJobs() {
@@ -7,69 +10,101 @@ ProjectJobs::~ProjectJobs() {
   wait_all();
 }
 
+std::shared_ptr<ProjectJobs::Job> ProjectJobs::holder_of(const std::filesystem::path& project) const {
+  for (const auto& job : jobs_)
+    if (job->stage == Stage::kWorking && job->info.project == project) return job;
+  return nullptr;
+}
+
 std::optional<RunningJob> ProjectJobs::start(const std::filesystem::path& project, const std::string& kind,
-                                             std::function<void(const CancellationToken&)> work) {
+                                             JobWork work) {
   std::lock_guard lock(mutex_);
   reap_finished();
-  if (auto it = active_.find(project); it != active_.end()) return it->second->info;
+  if (auto holder = holder_of(project)) return holder->info;
   auto job = std::make_shared<Job>();
   job->info = {project, kind};
   job->cancel = make_cancellation();
-  active_[project] = job;
-  // The thread holds the job alive; it moves itself from active_ to ended_ when done, so the
-  // project is free for the next job at once and the thread is joined later.
+  jobs_.push_back(job);
+  // The thread's own reference keeps the job alive until it returns; the thread is joined later
+  // by whoever next starts a job, or by wait_all.
   job->thread = std::thread([this, job, work = std::move(work)] {
-    work(*job->cancel);
-    std::lock_guard done_lock(mutex_);
-    job->finished = true;
-    if (auto it = active_.find(job->info.project); it != active_.end() && it->second == job)
-      active_.erase(it);
-    ended_.push_back(job);
+    AfterJob after = work(*job->cancel);
+    {
+      std::lock_guard released(mutex_);
+      job->stage = Stage::kReleased;
+    }
+    if (after) after();
+    std::lock_guard finished(mutex_);
+    job->stage = Stage::kFinished;
   });
   return std::nullopt;
 }
 
 bool ProjectJobs::cancel(const std::filesystem::path& project) {
   std::lock_guard lock(mutex_);
-  auto it = active_.find(project);
-  if (it == active_.end()) return false;
-  it->second->cancel->cancel();
+  auto holder = holder_of(project);
+  if (!holder) return false;
+  holder->cancel->cancel();
   return true;
 }
 
 size_t ProjectJobs::cancel_all() {
   std::lock_guard lock(mutex_);
-  for (auto& [project, job] : active_) job->cancel->cancel();
-  return active_.size();
+  size_t cancelled = 0;
+  for (auto& job : jobs_)
+    if (job->stage == Stage::kWorking) {
+      job->cancel->cancel();
+      ++cancelled;
+    }
+  return cancelled;
 }
 
 std::vector<RunningJob> ProjectJobs::running() const {
   std::lock_guard lock(mutex_);
   std::vector<RunningJob> out;
-  for (const auto& [project, job] : active_) out.push_back(job->info);
+  for (const auto& job : jobs_)
+    if (job->stage == Stage::kWorking) out.push_back(job->info);
   return out;
 }
 
 void ProjectJobs::reap_finished() {
-  for (auto& job : ended_)
-    if (job->thread.joinable() && job->thread.get_id() != std::this_thread::get_id()) job->thread.join();
-  std::erase_if(ended_, [](const std::shared_ptr<Job>& job) { return !job->thread.joinable(); });
+  // A finished job's thread only has to return (it takes no lock after marking itself finished),
+  // so joining it here under the lock is short.
+  std::erase_if(jobs_, [](const std::shared_ptr<Job>& job) {
+    if (job->stage != Stage::kFinished || job->claimed) return false;
+    if (job->thread.joinable()) job->thread.join();
+    return true;
+  });
 }
 
 void ProjectJobs::wait_all() {
   for (;;) {
-    std::vector<std::shared_ptr<Job>> to_join;
+    std::vector<std::shared_ptr<Job>> mine;
+    bool others_waiting = false;
     {
       std::lock_guard lock(mutex_);
-      for (auto& [project, job] : active_) to_join.push_back(job);
-      for (auto& job : ended_) to_join.push_back(job);
-      ended_.clear();
+      for (auto& job : jobs_) {
+        // A job waiting from its own AfterJob cannot wait for itself.
+        if (job->thread.get_id() == std::this_thread::get_id()) continue;
+        if (job->claimed) {
+          others_waiting = true;
+        } else {
+          job->claimed = true;
+          mine.push_back(job);
+        }
+      }
     }
-    if (to_join.empty()) return;
-    for (auto& job : to_join)
-      if (job->thread.joinable() && job->thread.get_id() != std::this_thread::get_id()) job->thread.join();
-    std::lock_guard lock(mutex_);
-    if (active_.empty() && ended_.empty()) return;
+    if (mine.empty() && !others_waiting) return;
+    for (auto& job : mine)
+      if (job->thread.joinable()) job->thread.join();
+    {
+      std::lock_guard lock(mutex_);
+      std::erase_if(jobs_, [&](const std::shared_ptr<Job>& job) {
+        return std::find(mine.begin(), mine.end(), job) != mine.end();
+      });
+    }
+    // Another wait_all joins the rest: give it time instead of spinning.
+    if (mine.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 

@@ -8,7 +8,7 @@ std::optional<runner::RunningJob> ProjectBuilds::build(runner::BuildRequest requ
   return jobs_.start(
       project, "build",
       [this, request = std::move(request), observer = std::move(observer), also = std::move(also),
-       done = std::move(done)](const CancellationToken& cancel) mutable {
+       done = std::move(done)](const CancellationToken& cancel) mutable -> runner::AfterJob {
         if (observer.started) observer.started();
         request.cancel = &cancel;
         request.should_stop = [also] { return also && also->is_cancelled(); };
@@ -22,7 +22,9 @@ std::optional<runner::RunningJob> ProjectBuilds::build(runner::BuildRequest requ
           std::lock_guard lock(mutex_);
           latest_[request.project] = snapshot;
         }
-        if (done) done(snapshot);
+        // The reply goes out once the project is free (ProjectJobs).
+        if (!done) return {};
+        return [done = std::move(done), snapshot] { done(snapshot); };
       });
 }
 
@@ -31,14 +33,15 @@ std::optional<runner::RunningJob> ProjectBuilds::bench(runner::BenchRequest requ
   std::filesystem::path project = request.project;
   return jobs_.start(project, "bench",
                      [request = std::move(request), observer = std::move(observer), also = std::move(also),
-                      done = std::move(done)](const CancellationToken& cancel) mutable {
+                      done = std::move(done)](const CancellationToken& cancel) mutable -> runner::AfterJob {
                        if (observer.started) observer.started();
                        request.cancel = &cancel;
                        request.should_stop = [also] { return also && also->is_cancelled(); };
                        request.on_progress = observer.progress;
                        request.on_output = observer.output;
-                       auto outcome = runner::run_benchmark(request);
-                       if (done) done(std::move(outcome));
+                       auto outcome = std::make_shared<Result<runner::BenchOutcome>>(runner::run_benchmark(request));
+                       if (!done) return {};
+                       return [done = std::move(done), outcome] { done(std::move(*outcome)); };
                      });
 }
 

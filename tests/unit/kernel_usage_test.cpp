@@ -144,18 +144,22 @@ TEST_CASE("a kernel that cannot launch its block size says so instead of an occu
 TEST_CASE("one job per project: a second is refused while the first runs, cancel ends it") {
   kl::runner::ProjectJobs jobs;
   std::atomic<bool> started{false}, saw_cancel{false};
-  auto first = jobs.start("/p", "build", [&](const kl::CancellationToken& cancel) {
+  auto first = jobs.start("/p", "build", [&](const kl::CancellationToken& cancel) -> kl::runner::AfterJob {
     started = true;
     while (!cancel.is_cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     saw_cancel = true;
+    return {};
   });
   CHECK_FALSE(first);
   while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  auto second = jobs.start("/p", "bench", [](const kl::CancellationToken&) {});
+  auto second = jobs.start("/p", "bench", [](const kl::CancellationToken&) -> kl::runner::AfterJob { return {}; });
   REQUIRE(second);
   CHECK(second->kind == "build");
   bool other_ran = false;
-  CHECK_FALSE(jobs.start("/q", "build", [&](const kl::CancellationToken&) { other_ran = true; }));
+  CHECK_FALSE(jobs.start("/q", "build", [&](const kl::CancellationToken&) -> kl::runner::AfterJob {
+    other_ran = true;
+    return {};
+  }));
   CHECK(jobs.cancel("/p"));
   CHECK_FALSE(jobs.cancel("/none"));
   jobs.wait_all();
@@ -163,6 +167,30 @@ TEST_CASE("one job per project: a second is refused while the first runs, cancel
   CHECK(other_ran);
   CHECK(jobs.running().empty());
   // The project is free again.
-  CHECK_FALSE(jobs.start("/p", "bench", [](const kl::CancellationToken&) {}));
+  CHECK_FALSE(jobs.start("/p", "bench", [](const kl::CancellationToken&) -> kl::runner::AfterJob { return {}; }));
   jobs.wait_all();
+}
+
+TEST_CASE("a job's reply runs once its project is free: whoever hears it can start the next job") {
+  // The e2e client cancelled a build, read the reply and asked for a benchmark of the same
+  // project at once; it was told "already running" because the reply was sent while the job
+  // still held the project.
+  kl::runner::ProjectJobs jobs;
+  std::atomic<bool> next_refused{true}, next_ran{false};
+  std::atomic<bool> replied{false};
+  CHECK_FALSE(jobs.start("/p", "build", [&](const kl::CancellationToken&) -> kl::runner::AfterJob {
+    return [&] {
+      // What a client does on hearing the reply: start the next job of the project.
+      next_refused = jobs.start("/p", "bench", [&](const kl::CancellationToken&) -> kl::runner::AfterJob {
+                       next_ran = true;
+                       return {};
+                     }).has_value();
+      replied = true;
+    };
+  }));
+  while (!replied) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  jobs.wait_all();
+  CHECK_FALSE(next_refused);
+  CHECK(next_ran);
+  CHECK(jobs.running().empty());
 }
