@@ -350,10 +350,13 @@ async function main() {
     // process group (not just the runner's shell) ends that `sleep`.
     const bench = connection.sendRequest('kernel-lsp/bench',
       { project: projectUri, remote: true, runner: "sh -c 'sleep 600 & wait'" }).then((r) => r, (e) => e);
+    let settled;
+    bench.then((answer) => { settled = answer; });
     const deadline = Date.now() + 20000;
     const sleeping = () => findProcessesWithMarker().filter((p) => /sleep 600/.test(p));
-    while (sleeping().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(sleeping().length > 0, 'the runner\'s grandchild was running');
+    while (sleeping().length === 0 && settled === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // A benchmark that answered before its runner started was refused (e.g. "already running").
+    assert.ok(sleeping().length > 0, `the runner's grandchild was running; the benchmark answered ${settled === undefined ? 'nothing' : JSON.stringify(settled.message ?? settled)}`);
     const cancelled = await connection.sendRequest(ExecuteCommandRequest.type, { command: 'kernel-lsp.cancel', arguments: [] });
     assert.equal(cancelled.cancelled, 1);
     // Without the group kill the runner's `sleep` keeps the output pipes open and the job never ends.
