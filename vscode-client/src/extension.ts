@@ -1,13 +1,19 @@
-// The VS Code / Cursor side of kernel-lsp: starts `kernel-lsp serve --stdio` through
-// vscode-languageclient for CUDA sources, kernel-project C++ and build.toml, and adds commands
-// (restart, guidance for the word under the cursor, build, benchmark and cancel through the server).
+// The VS Code / Cursor side of kernel-lsp: wires the language client (src/serverClient.ts), the
+// status bar, the commands (src/commands.ts), the lint task and the benchmark report view. The
+// server starts with the first document it would analyse, not at activation: VS Code activates
+// the extension for every TOML and Markdown file, and most of those are not kernel-lsp's.
 import * as fs from 'node:fs';
-import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { findProjectDir, initializationOptions, readSettings, serverCommand, wordAt } from './config';
+import { buildOrBench, cancelJobs, installSkill, openBenchReport, showGuidance } from './commands';
+import { startsServer } from './project';
+import { ReportView } from './reportView';
+import { ServerClient } from './serverClient';
+import { readSettings } from './settings';
+import { StatusController } from './statusController';
+import { LintTaskProvider, lintTaskType } from './taskProvider';
+import { GuidanceDocuments, VscodeHost } from './vscodeHost';
 
-let client: LanguageClient | undefined;
+let server: ServerClient | undefined;
 
 function settings() {
   const section = vscode.workspace.getConfiguration('kernelLsp');
@@ -18,93 +24,70 @@ function workspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
-function createClient(output: vscode.OutputChannel): LanguageClient {
-  const current = settings();
-  const server = serverCommand(current, process.env, workspaceFolder());
-  const serverOptions: ServerOptions = {
-    command: server.command,
-    args: server.args,
-    options: { env: { ...process.env, ...server.env } },
-  };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'cuda-cpp' },
-      { scheme: 'file', language: 'cpp' },
-      { scheme: 'file', language: 'c' },
-      { scheme: 'file', pattern: '**/build.toml' },
-    ],
-    initializationOptions: initializationOptions(current, vscode.workspace.isTrusted),
-    outputChannel: output,
-  };
-  return new LanguageClient('kernelLsp', 'kernel-lsp', serverOptions, clientOptions);
-}
+const statusMenu = [
+  { label: '$(tools) Build Kernel Project', command: 'kernelLsp.build' },
+  { label: '$(dashboard) Benchmark Kernel Project', command: 'kernelLsp.bench' },
+  { label: '$(debug-stop) Cancel Build or Benchmark', command: 'kernelLsp.cancel' },
+  { label: '$(book) Show Guidance', command: 'kernelLsp.showGuidance' },
+  { label: '$(graph) Open Benchmark Report', command: 'kernelLsp.openBenchReport' },
+  { label: '$(output) Show Server Log', command: 'kernelLsp.showLog' },
+  { label: '$(debug-restart) Restart Server', command: 'kernelLsp.restartServer' },
+];
 
-function projectDirOfActiveEditor(): string | undefined {
-  const file = vscode.window.activeTextEditor?.document.uri.fsPath;
-  const dir = file ? findProjectDir(file, fs.existsSync) : undefined;
-  if (!dir) void vscode.window.showWarningMessage('kernel-lsp: no build.toml above the active file.');
-  return dir;
-}
-
-// Build and Benchmark go through the server (kernel-lsp.build / .bench over
-// workspace/executeCommand): it reports progress, streams compiler output to the log, shows
-// compile errors as diagnostics and resource usage as code lenses, and opens the benchmark report.
-async function runThroughServer(command: 'kernel-lsp.build' | 'kernel-lsp.bench') {
-  const dir = projectDirOfActiveEditor();
-  if (!dir || !client) return;
-  try {
-    const result = await vscode.commands.executeCommand<{ ok?: boolean; exitCode?: number }>(
-      command, { project: vscode.Uri.file(dir).toString() });
-    if (command === 'kernel-lsp.build' && result && result.ok === false)
-      void vscode.window.showWarningMessage('kernel-lsp: the build failed; see the Problems view.');
-  } catch (error) {
-    void vscode.window.showErrorMessage(`kernel-lsp: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function showGuidance() {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor) return;
-  const position = editor.selection.active;
-  const word = wordAt(editor.document.lineAt(position.line).text, position.character);
-  if (!word) return;
-  const { command } = serverCommand(settings(), process.env, workspaceFolder());
-  execFile(command, ['skills', 'show', word], { maxBuffer: 4 << 20 }, async (error, stdout, stderr) => {
-    if (error && !stdout) {
-      void vscode.window.showInformationMessage(`kernel-lsp: no guidance for ${word}. ${stderr.trim()}`);
-      return;
-    }
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: stdout });
-    await vscode.commands.executeCommand('markdown.showPreview', document.uri);
-  });
-}
-
-export async function activate(context: vscode.ExtensionContext) {
+export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('kernel-lsp');
-  client = createClient(output);
+  const reports = new ReportView();
+  const guidance = new GuidanceDocuments();
+  const status = new StatusController((method, params) => client.request(method, params));
+  const showLog = () => output.show(true);
+  const client = new ServerClient(output, {
+    settings,
+    workspaceFolder,
+    onState: (state, detail) => status.setState(state, detail),
+    onJob: (job, running) => status.setJob(job, running),
+    onBenchReport: (report) => void reports.show(report),
+    showLog,
+    openPathSetting: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'kernelLsp.path'),
+  });
+  server = client;
+  const host = new VscodeHost(client, reports, guidance, output);
+
+  const startFor = (document: vscode.TextDocument) => {
+    if (!client.started && startsServer({ scheme: document.uri.scheme, languageId: document.languageId, fileName: document.fileName }, fs.existsSync))
+      void client.start();
+  };
+  const restartIfStarted = () => { if (client.started) void client.restart(); };
+
   context.subscriptions.push(
-    output,
-    vscode.commands.registerCommand('kernelLsp.restartServer', async () => {
-      if (client) await client.stop();
-      client = createClient(output);
-      await client.start();
+    output, reports, status,
+    vscode.workspace.registerTextDocumentContentProvider(GuidanceDocuments.scheme, guidance),
+    vscode.tasks.registerTaskProvider(lintTaskType, new LintTaskProvider(() => host.binary())),
+    vscode.commands.registerCommand('kernelLsp.restartServer', () => client.restart()),
+    vscode.commands.registerCommand('kernelLsp.showLog', showLog),
+    vscode.commands.registerCommand('kernelLsp.showGuidance', () => showGuidance(host)),
+    vscode.commands.registerCommand('kernelLsp.build', () => buildOrBench(host, 'build')),
+    vscode.commands.registerCommand('kernelLsp.bench', () => buildOrBench(host, 'bench')),
+    vscode.commands.registerCommand('kernelLsp.cancel', () => cancelJobs(host)),
+    vscode.commands.registerCommand('kernelLsp.installSkill', () => installSkill(host)),
+    vscode.commands.registerCommand('kernelLsp.openBenchReport', (uri?: vscode.Uri) =>
+      uri?.scheme === 'file' ? reports.show(uri.fsPath) : openBenchReport(host)),
+    vscode.commands.registerCommand('kernelLsp.statusMenu', async () => {
+      const choice = await vscode.window.showQuickPick(statusMenu, { placeHolder: 'kernel-lsp' });
+      if (choice) await vscode.commands.executeCommand(choice.command);
     }),
-    vscode.commands.registerCommand('kernelLsp.showGuidance', showGuidance),
-    vscode.commands.registerCommand('kernelLsp.build', () => runThroughServer('kernel-lsp.build')),
-    vscode.commands.registerCommand('kernelLsp.bench', () => runThroughServer('kernel-lsp.bench')),
-    vscode.commands.registerCommand('kernelLsp.cancel', () => vscode.commands.executeCommand('kernel-lsp.cancel')),
-    // Trust granted later: the server learns it at the next start.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.commands.executeCommand('kernelLsp.restartServer')),
+    vscode.workspace.onDidOpenTextDocument(startFor),
+    // The server learns the workspace trust at start (initializationOptions) and on every
+    // configuration request; a restart makes a grant take effect for jobs already refused.
+    vscode.workspace.onDidGrantWorkspaceTrust(restartIfStarted),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      // The server pulls analysis settings itself; a new binary or log level needs a restart.
-      if (event.affectsConfiguration('kernelLsp.path') || event.affectsConfiguration('kernelLsp.logLevel'))
-        void vscode.commands.executeCommand('kernelLsp.restartServer');
+      // The server pulls analysis settings itself; another binary or log level needs a restart.
+      if (event.affectsConfiguration('kernelLsp.path') || event.affectsConfiguration('kernelLsp.logLevel')) restartIfStarted();
     }),
   );
-  await client.start();
+  for (const document of vscode.workspace.textDocuments) startFor(document);
 }
 
-export async function deactivate() {
-  if (client) await client.stop();
-  client = undefined;
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
 }

@@ -1,0 +1,145 @@
+// The extension's commands, written against CommandHost (src/commandHost.ts) so that the tests
+// can drive them without VS Code. Build, Benchmark and Cancel go through the server
+// (kernel-lsp.build/.bench/.cancel over workspace/executeCommand: progress, compile errors as
+// diagnostics, resource usage as lenses); Show Guidance through its kernel-lsp/guidance request;
+// the skill install through the CLI (`kernel-lsp skills install`), which owns the copy.
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CommandHost } from './commandHost';
+import { guidanceMethod, guidancePage, guidanceQueries, parseGuidance, type GuidanceParams } from './guidance';
+import { findProjectDir } from './project';
+import { needsForce, skillInstallArgs, skillTargets } from './skillInstall';
+
+export const serverCommands = { build: 'kernel-lsp.build', bench: 'kernel-lsp.bench', cancel: 'kernel-lsp.cancel' } as const;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function needsServer(host: CommandHost): Promise<boolean> {
+  if (await host.ensureServer()) return true;
+  const choice = await host.showWarning('kernel-lsp is not running.', 'Show Log');
+  if (choice === 'Show Log') host.showLog();
+  return false;
+}
+
+// The project of the active file (the folder of the nearest build.toml above it).
+function activeProject(host: CommandHost): string | undefined {
+  const file = host.activeFile();
+  return file ? findProjectDir(file.path, (p) => host.fileExists(p)) : undefined;
+}
+
+export interface BuildOutcome {
+  ok?: boolean;
+  cancelled?: boolean;
+  units?: unknown[];
+}
+
+export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): Promise<void> {
+  if (!(await needsServer(host))) return;
+  const project = activeProject(host);
+  if (!project) {
+    await host.showWarning(`kernel-lsp: no build.toml above the active file, so there is no kernel project to ${kind === 'build' ? 'build' : 'benchmark'}.`);
+    return;
+  }
+  try {
+    const result = await host.executeServerCommand(serverCommands[kind], [{ project: pathToFileURL(project).href }]);
+    if (kind === 'build') {
+      const outcome = (result ?? {}) as BuildOutcome;
+      if (outcome.cancelled) await host.showInfo(`kernel-lsp: the build of ${path.basename(project)} was cancelled.`);
+      else if (outcome.ok === false) await host.showWarning(`kernel-lsp: the build of ${path.basename(project)} failed; its errors are in the Problems view.`);
+    }
+    // A benchmark's report is opened by the client's middleware (src/serverClient.ts), for the
+    // code lenses' runs as well as this command's.
+  } catch (error) {
+    const choice = await host.showError(`kernel-lsp: ${messageOf(error)}`, 'Show Log');
+    if (choice === 'Show Log') host.showLog();
+  }
+}
+
+export async function cancelJobs(host: CommandHost): Promise<void> {
+  if (!(await needsServer(host))) return;
+  // Without an argument the server cancels every job it runs: all of them are this editor's.
+  try {
+    await host.executeServerCommand(serverCommands.cancel, []);
+  } catch (error) {
+    await host.showError(`kernel-lsp: ${messageOf(error)}`);
+  }
+}
+
+export async function showGuidance(host: CommandHost): Promise<void> {
+  if (!(await needsServer(host))) return;
+  const file = host.activeFile();
+  const queries: GuidanceParams[] = file ? guidanceQueries(file.uri, file.position, file.diagnosticsAtCursor) : [];
+  try {
+    for (const query of queries) {
+      const result = parseGuidance(await host.request(guidanceMethod, query));
+      if (result) return await host.showMarkdown(result.title, guidancePage(result));
+    }
+    const topic = await host.askText('Guidance on which rule, construct or topic? (e.g. cp.async, arch-mismatch, launch bounds)', '');
+    if (!topic?.trim()) return;
+    const result = parseGuidance(await host.request(guidanceMethod, { topic: topic.trim() }));
+    if (result) await host.showMarkdown(result.title, guidancePage(result));
+    else await host.showInfo(`kernel-lsp: the cuda-kernels skill has no section on "${topic.trim()}".`);
+  } catch (error) {
+    await host.showError(`kernel-lsp: guidance failed: ${messageOf(error)}`);
+  }
+}
+
+export async function installSkill(host: CommandHost): Promise<void> {
+  const binary = host.binary();
+  if (!binary) {
+    await host.showError('kernel-lsp: the kernel-lsp binary was not found; set kernelLsp.path.');
+    return;
+  }
+  const folder = host.workspaceFolder();
+  const targets = skillTargets.filter((t) => folder !== undefined || !t.needsWorkspace);
+  const target = await host.pick(targets, 'Install the cuda-kernels skill for which agent?');
+  if (!target) return;
+  const cwd = target.needsWorkspace ? folder : undefined;
+  let result = await host.runCli(skillInstallArgs(target, false), cwd);
+  if (result.code !== 0 && needsForce(result.stderr)) {
+    const choice = await host.showWarning(`kernel-lsp: ${result.stderr.trim().replace(/^kernel-lsp: /, '')}`, 'Replace');
+    if (choice !== 'Replace') return;
+    result = await host.runCli(skillInstallArgs(target, true), cwd);
+  }
+  if (result.code === 0) await host.showInfo(`kernel-lsp: ${result.stdout.trim() || 'skill installed'}.`);
+  else await host.showError(`kernel-lsp skills install failed: ${(result.stderr || result.stdout).trim()}`);
+}
+
+// The newest report of the active file's project, else one picked from the workspace's.
+export async function openBenchReport(host: CommandHost): Promise<void> {
+  const project = activeProject(host);
+  if (project) {
+    const report = path.join(project, 'benchmarks', 'reports', 'report.md');
+    if (host.fileExists(report)) return host.openReport(report);
+  }
+  const reports = await host.findReports();
+  if (reports.length === 0) {
+    await host.showInfo('kernel-lsp: no benchmark report (benchmarks/reports/report.md) in this workspace yet; run Benchmark first.');
+    return;
+  }
+  const picked = reports.length === 1 ? { label: reports[0] }
+    : await host.pick(reports.map((r) => ({ label: r })), 'Open which benchmark report?');
+  if (picked) await host.openReport(picked.label);
+}
+
+// A bench result's report (lsp: `report` path or `reportUri`), for the middleware.
+export function reportOfBenchResult(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const r = result as Record<string, unknown>;
+  if (typeof r.report === 'string' && r.report) return r.report;
+  if (typeof r.reportUri === 'string' && r.reportUri.startsWith('file:')) {
+    try {
+      return fileURLToPath(r.reportUri);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+// A Markdown report that `kernel-lsp bench` wrote (window/showDocument from the server).
+export function isBenchReport(file: string): boolean {
+  return /[\\/]benchmarks[\\/]reports[\\/][^\\/]+\.md$/.test(file);
+}

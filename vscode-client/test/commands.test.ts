@@ -1,0 +1,164 @@
+// The commands against a recorded host: what they ask the server and the user, in which order.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ActiveFile, CliResult, CommandHost, PickItem } from '../src/commandHost';
+import { buildOrBench, cancelJobs, installSkill, isBenchReport, openBenchReport, reportOfBenchResult, showGuidance } from '../src/commands';
+
+class RecordingHost implements CommandHost {
+  calls: string[] = [];
+  file: ActiveFile | undefined;
+  files = new Set<string>();
+  running = true;
+  answers = new Map<string, unknown>();  // "method json" → answer
+  cliResults: CliResult[] = [];
+  pickIndex = 0;
+  text: string | undefined;
+  choice: string | undefined;
+  reports: string[] = [];
+
+  activeFile() { return this.file; }
+  workspaceFolder() { return '/ws'; }
+  fileExists(p: string) { return this.files.has(p); }
+  ensureServer() { return Promise.resolve(this.running); }
+  executeServerCommand(command: string, args: unknown[]) {
+    this.calls.push(`command ${command} ${JSON.stringify(args)}`);
+    return Promise.resolve(this.answers.get(command));
+  }
+  request(method: string, params: unknown) {
+    const key = `${method} ${JSON.stringify(params)}`;
+    this.calls.push(`request ${key}`);
+    return Promise.resolve(this.answers.get(key) ?? null);
+  }
+  binary() { return '/bin/kernel-lsp'; }
+  runCli(args: string[], cwd: string | undefined) {
+    this.calls.push(`cli ${args.join(' ')} in ${cwd ?? '-'}`);
+    return Promise.resolve(this.cliResults.shift() ?? { code: 0, stdout: '', stderr: '' });
+  }
+  private say(kind: string, message: string, actions: string[]) {
+    this.calls.push(`${kind} ${message}${actions.length ? ` [${actions.join('|')}]` : ''}`);
+    return Promise.resolve(this.choice);
+  }
+  showInfo(m: string, ...a: string[]) { return this.say('info', m, a); }
+  showWarning(m: string, ...a: string[]) { return this.say('warning', m, a); }
+  showError(m: string, ...a: string[]) { return this.say('error', m, a); }
+  pick<T extends PickItem>(items: T[], placeholder: string) {
+    this.calls.push(`pick ${placeholder} (${items.map((i) => i.label).join(', ')})`);
+    return Promise.resolve(items[this.pickIndex]);
+  }
+  askText(prompt: string) { this.calls.push(`ask ${prompt}`); return Promise.resolve(this.text); }
+  showMarkdown(title: string, markdown: string) { this.calls.push(`markdown ${title}: ${markdown.split('\n')[0]}`); return Promise.resolve(); }
+  openReport(p: string) { this.calls.push(`report ${p}`); return Promise.resolve(); }
+  findReports() { return Promise.resolve(this.reports); }
+  showLog() { this.calls.push('log'); }
+}
+
+const kernelFile: ActiveFile = { uri: 'file:///p/csrc/k.cu', path: '/p/csrc/k.cu', position: { line: 4, character: 2 }, diagnosticsAtCursor: [] };
+
+test('Build runs kernel-lsp.build for the project of the active file and reports a failure', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  host.files.add('/p/build.toml');
+  host.answers.set('kernel-lsp.build', { ok: false, cancelled: false });
+  await buildOrBench(host, 'build');
+  assert.deepEqual(host.calls, [
+    'command kernel-lsp.build [{"project":"file:///p"}]',
+    'warning kernel-lsp: the build of p failed; its errors are in the Problems view.',
+  ]);
+});
+
+test('Build without a build.toml above the file says so and runs nothing', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  await buildOrBench(host, 'bench');
+  assert.equal(host.calls.length, 1);
+  assert.match(host.calls[0], /^warning kernel-lsp: no build\.toml above the active file.*benchmark/);
+});
+
+test('a server that is not running is reported, with the log on offer', async () => {
+  const host = new RecordingHost();
+  host.running = false;
+  host.choice = 'Show Log';
+  await cancelJobs(host);
+  assert.deepEqual(host.calls, ['warning kernel-lsp is not running. [Show Log]', 'log']);
+});
+
+test('Cancel cancels every job of the server', async () => {
+  const host = new RecordingHost();
+  await cancelJobs(host);
+  assert.deepEqual(host.calls, ['command kernel-lsp.cancel []']);
+});
+
+test('Show Guidance tries the rule of the diagnostic, then the cursor, then asks for a topic', async () => {
+  const host = new RecordingHost();
+  host.file = { ...kernelFile, diagnosticsAtCursor: [{ source: 'kernel-lsp', code: 'arch-mismatch' }] };
+  host.text = 'cp.async';
+  host.answers.set('kernel-lsp/guidance {"topic":"cp.async"}', {
+    title: 'cp.async', markdown: '## cp.async\ntext', file: '/s/references/constructs.md', uri: 'file:///s/references/constructs.md', line: 3, skill: 'cuda-kernels',
+  });
+  await showGuidance(host);
+  assert.deepEqual(host.calls, [
+    'request kernel-lsp/guidance {"ruleId":"arch-mismatch"}',
+    'request kernel-lsp/guidance {"uri":"file:///p/csrc/k.cu","position":{"line":4,"character":2}}',
+    'ask Guidance on which rule, construct or topic? (e.g. cp.async, arch-mismatch, launch bounds)',
+    'request kernel-lsp/guidance {"topic":"cp.async"}',
+    'markdown cp.async: ## cp.async',
+  ]);
+});
+
+test('Show Guidance stops at the first answer', async () => {
+  const host = new RecordingHost();
+  host.file = { ...kernelFile, diagnosticsAtCursor: [{ source: 'kernel-lsp', code: 'smem-limit' }] };
+  host.answers.set('kernel-lsp/guidance {"ruleId":"smem-limit"}', { title: 'smem-limit', markdown: '# smem', file: '/s/rules/smem-limit.md' });
+  await showGuidance(host);
+  assert.deepEqual(host.calls, ['request kernel-lsp/guidance {"ruleId":"smem-limit"}', 'markdown smem-limit: # smem']);
+});
+
+test('the skill install runs the CLI in the workspace and asks before replacing a changed copy', async () => {
+  const host = new RecordingHost();
+  host.pickIndex = 0;  // Claude Code: this project
+  host.choice = 'Replace';
+  host.cliResults = [
+    { code: 1, stdout: '', stderr: 'kernel-lsp: .claude/skills/cuda-kernels exists and differs; use --force to replace it\n' },
+    { code: 0, stdout: 'replaced .claude/skills/cuda-kernels with cuda-kernels (12 files)\n', stderr: '' },
+  ];
+  await installSkill(host);
+  assert.equal(host.calls[0].startsWith('pick Install the cuda-kernels skill for which agent? (Claude Code: this project, Claude Code: all my projects'), true);
+  assert.deepEqual(host.calls.slice(1), [
+    'cli skills install --claude in /ws',
+    'warning kernel-lsp: .claude/skills/cuda-kernels exists and differs; use --force to replace it [Replace]',
+    'cli skills install --claude --force in /ws',
+    'info kernel-lsp: replaced .claude/skills/cuda-kernels with cuda-kernels (12 files).',
+  ]);
+});
+
+test('a user-wide install runs outside the workspace with --global', async () => {
+  const host = new RecordingHost();
+  host.pickIndex = 1;
+  await installSkill(host);
+  assert.equal(host.calls[1], 'cli skills install --claude --global in -');
+});
+
+test('Open Benchmark Report opens the active project\'s report, else one of the workspace\'s', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  host.files.add('/p/build.toml');
+  host.files.add('/p/benchmarks/reports/report.md');
+  await openBenchReport(host);
+  assert.deepEqual(host.calls, ['report /p/benchmarks/reports/report.md']);
+  const other = new RecordingHost();
+  other.reports = ['/a/benchmarks/reports/report.md', '/b/benchmarks/reports/report.md'];
+  other.pickIndex = 1;
+  await openBenchReport(other);
+  assert.deepEqual(other.calls.slice(-1), ['report /b/benchmarks/reports/report.md']);
+  const none = new RecordingHost();
+  await openBenchReport(none);
+  assert.match(none.calls[0], /^info kernel-lsp: no benchmark report/);
+});
+
+test('benchmark results and shown documents are recognised as reports', () => {
+  assert.equal(reportOfBenchResult({ report: '/p/benchmarks/reports/report.md' }), '/p/benchmarks/reports/report.md');
+  assert.equal(reportOfBenchResult({ reportUri: 'file:///p/benchmarks/reports/report%20x.md' }), '/p/benchmarks/reports/report x.md');
+  assert.equal(reportOfBenchResult({ exitCode: 1 }), undefined);
+  assert.equal(isBenchReport('/p/benchmarks/reports/report.md'), true);
+  assert.equal(isBenchReport('/p/README.md'), false);
+});
