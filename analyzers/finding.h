@@ -55,7 +55,8 @@ struct Finding {
   std::string message;  // includes the fix hint, for agents that never ask for code actions
   std::vector<RelatedNote> notes;
   std::vector<Fix> fixes;
-  std::string help_uri;  // guidance page of the rule
+  // No link here: the link to the rule's guidance page is formed where findings are shown, from
+  // rule_id (guidance/guidance_links.h), so that it names this installation's copy of the page.
 };
 
 }  // namespace kl::analyzers

@@ -18,6 +18,7 @@
 #include "cli/lint_targets.h"
 #include "cli/report.h"
 #include "cli/result_cache.h"
+#include "guidance/guidance_links.h"
 #include "support/fs_paths.h"
 
 namespace kl::cli {
@@ -144,6 +145,11 @@ int run_lint_command(LintCommandValues& values) {
   lint.settings = *settings;
   lint.timeout = std::chrono::milliseconds(static_cast<int64_t>(values.timeout_seconds * 1000));
   lint.format = report_format(values.format);
+  if (!lint.docs_base_url.empty())
+    if (std::string problem = guidance::docs_base_problem(lint.docs_base_url); !problem.empty()) {
+      std::cerr << "kernel-lsp: --docs-base-url: " << problem << "\n";
+      return 2;
+    }
   analyzers::parse_severity(values.severity, lint.threshold);
   // Colour only for a person: text to a terminal, unless asked for.
   lint.color = values.color == "always" ||
@@ -175,6 +181,10 @@ RegisteredCommand add_lint_command(CLI::App& app) {
   lint_command->add_option("--cache-dir", lint.cache_dir,
                            "The result cache's folder (default: $KERNEL_LSP_CACHE_DIR, else "
                            "$XDG_CACHE_HOME/kernel-lsp/lint, else ~/.cache/kernel-lsp/lint)");
+  lint_command->add_option("--docs-base-url", lint.docs_base_url,
+                           "Link each rule's guidance page (JSON help_uri, SARIF helpUri) as URL/<page> "
+                           "(URL: a published copy of skills/cuda-kernels), or through a template with "
+                           "{page} or {id}; default: the installed page, as a file: URI");
   lint_command->add_flag(
       "--no-isolation", lint.in_process,
       "Analyse in this process instead of worker processes (for debugging: a crash then ends the run)");
@@ -228,10 +238,15 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     report.files.push_back(std::move(result));
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const guidance::GuidanceLinks links = guidance::GuidanceLinks::for_setting(options.docs_base_url);
   switch (options.format) {
     case ReportFormat::Text: write_text_report(report, out, options.color); break;
-    case ReportFormat::Json: write_json_report(report, out); break;
-    case ReportFormat::Sarif: write_sarif_report(report, out); break;
+    case ReportFormat::Json:
+      write_json_report(report, out, links);
+      break;
+    case ReportFormat::Sarif:
+      write_sarif_report(report, out, links);
+      break;
     case ReportFormat::Github:
       write_github_report(report, out);
       err << summary_line(report) << "\n";

@@ -29,6 +29,7 @@ struct LintOptions {
   bool in_process = false;  // --no-isolation
   bool use_cache = true;    // --no-cache: false (cli/result_cache.h)
   std::string cache_dir;    // --cache-dir; empty: default_cache_root()
+  std::string docs_base_url;  // --docs-base-url; empty: links to the installed guidance pages
 };
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);

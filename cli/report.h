@@ -10,6 +10,7 @@
 
 #include "analyzers/finding.h"
 #include "analyzers/pipeline/coverage.h"
+#include "guidance/guidance_links.h"
 
 namespace kl::cli {
 
@@ -31,8 +32,10 @@ struct LintReport {
 std::string display_path(const std::string& path);
 
 void write_text_report(const LintReport& report, std::ostream& out, bool color);
-void write_json_report(const LintReport& report, std::ostream& out);
-void write_sarif_report(const LintReport& report, std::ostream& out);
+// JSON's help_uri and SARIF's helpUri are the rules' guidance pages as `links` names them (left
+// out where a rule has no page to link to).
+void write_json_report(const LintReport& report, std::ostream& out, const guidance::GuidanceLinks& links);
+void write_sarif_report(const LintReport& report, std::ostream& out, const guidance::GuidanceLinks& links);
 void write_github_report(const LintReport& report, std::ostream& out);
 
 // "3 errors, 1 warning in 2 files (12 files analysed in 4.1 s)"

@@ -38,7 +38,7 @@ CoverageTotals coverage_totals(const LintReport& report) {
 
 }  // namespace
 
-void write_json_report(const LintReport& report, std::ostream& out) {
+void write_json_report(const LintReport& report, std::ostream& out, const guidance::GuidanceLinks& links) {
   nlohmann::json findings = nlohmann::json::array();
   size_t failures = 0;
   for (const auto& file : report.files) {
@@ -48,7 +48,7 @@ void write_json_report(const LintReport& report, std::ostream& out) {
       item["rule"] = f.rule_id;
       item["severity"] = analyzers::severity_name(f.severity);
       item["message"] = f.message;
-      item["help_uri"] = f.help_uri;
+      if (std::string link = links.help_uri_for(f.rule_id); !link.empty()) item["help_uri"] = std::move(link);
       item["notes"] = nlohmann::json::array();
       for (const auto& note : f.notes) {
         nlohmann::json n = location_json(note.location);

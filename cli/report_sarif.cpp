@@ -25,13 +25,15 @@ nlohmann::json physical_location(const analyzers::Location& location) {
 
 }  // namespace
 
-void write_sarif_report(const LintReport& report, std::ostream& out) {
+void write_sarif_report(const LintReport& report, std::ostream& out, const guidance::GuidanceLinks& links) {
   nlohmann::json rules = nlohmann::json::array();
   for (const analyzers::Rule* rule : analyzers::rule_catalog()) {
-    rules.push_back({{"id", std::string(rule->id)},
-                     {"shortDescription", {{"text", std::string(rule->summary)}}},
-                     {"helpUri", rule->help_uri()},
-                     {"defaultConfiguration", {{"level", sarif_level(rule->default_severity)}}}});
+    nlohmann::json descriptor = {{"id", std::string(rule->id)},
+                                 {"shortDescription", {{"text", std::string(rule->summary)}}},
+                                 {"defaultConfiguration", {{"level", sarif_level(rule->default_severity)}}}};
+    if (std::string link = links.help_uri_for(rule->id); !link.empty())
+      descriptor["helpUri"] = std::move(link);
+    rules.push_back(std::move(descriptor));
   }
   nlohmann::json results = nlohmann::json::array();
   for (const auto& file : report.files) {
@@ -76,7 +78,6 @@ void write_sarif_report(const LintReport& report, std::ostream& out) {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"runs", {{{"tool", {{"driver", {{"name", "kernel-lsp"},
                                        {"version", KERNEL_LSP_VERSION},
-                                       {"informationUri", "https://github.com/kernel-lsp/kernel-lsp"},
                                        {"rules", rules}}}}},
                  {"results", results}}}}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

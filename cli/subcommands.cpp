@@ -5,6 +5,7 @@
 #include "cli/bench_command.h"
 #include "cli/build_command.h"
 #include "cli/check_command.h"
+#include "cli/clangd_config_command.h"
 #include "cli/lint_command.h"
 #include "cli/registered_command.h"
 #include "cli/skills_command.h"
@@ -24,7 +25,7 @@ void register_subcommands(CLI::App& app) {
   // A braced list is evaluated left to right: this is the order of `--help`.
   for (RegisteredCommand& command : std::vector<RegisteredCommand>{
            add_lint_command(app), add_check_command(app), add_build_command(app), add_bench_command(app),
-           add_skills_command(app), add_snippets_command(app)})
+           add_skills_command(app), add_snippets_command(app), add_clangd_config_command(app)})
     registry().push_back(std::move(command));
 }
 

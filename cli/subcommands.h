@@ -1,8 +1,8 @@
 #pragma once
-// The one list of subcommands (lint, check, build, bench, skills, snippets). Each lives in its
-// own file and registers its options on `app` (`add_<name>_command`); main.cpp only builds the
-// app, registers, parses and runs what was parsed. `serve` is main's own: only main.cpp reaches
-// the language server.
+// The one list of subcommands (lint, check, build, bench, skills, snippets, clangd-config). Each
+// lives in its own file and registers its options on `app` (`add_<name>_command`); main.cpp only
+// builds the app, registers, parses and runs what was parsed. `serve` is main's own: only main.cpp
+// reaches the language server.
 #include <CLI/CLI.hpp>
 
 namespace kl::cli {

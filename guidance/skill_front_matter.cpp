@@ -385,7 +385,6 @@ analyzers::Finding skill_finding(analyzers::Severity severity, const std::string
   finding.location.file = file;
   finding.location.range = {{line, column}, {line, column + length}};
   finding.message = std::move(message);
-  finding.help_uri = "https://agentskills.io/specification";
   return finding;
 }
 

@@ -13,6 +13,39 @@ bool is_fence(std::string_view line) {
   return line.substr(0, 3) == "```" || line.substr(0, 3) == "~~~";
 }
 
+// A Markdown link target that names a file relative to the page (`../gpu-t4.md`,
+// `rules/smem-limit.md#fix`): no scheme, not absolute, not a fragment alone.
+bool is_relative_target(std::string_view target) {
+  if (target.empty() || target.front() == '#' || target.front() == '/') return false;
+  size_t colon = target.find(':');
+  return colon == std::string_view::npos || target.find_first_of("/?#") < colon;
+}
+
+// `line` with its relative link targets made file: URIs of the files they name next to `page`:
+// shown in a hover or a guidance panel, a relative link would resolve against nothing. A
+// target whose file does not exist is left as written.
+std::string absolute_links(std::string_view line, const std::filesystem::path& page) {
+  std::string out;
+  size_t done = 0;
+  for (size_t at = line.find("]("); at != std::string_view::npos; at = line.find("](", at + 2)) {
+    size_t start = at + 2, end = line.find_first_of(") \t", start);
+    if (end == std::string_view::npos) break;
+    std::string_view target = line.substr(start, end - start);
+    if (!is_relative_target(target)) continue;
+    size_t hash = target.find('#');
+    std::filesystem::path file =
+        (page.parent_path() / std::string(target.substr(0, hash))).lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) continue;
+    out.append(line.substr(done, start - done));
+    out += file_uri(file);
+    if (hash != std::string_view::npos) out.append(target.substr(hash));
+    done = end;
+  }
+  out.append(line.substr(done));
+  return out;
+}
+
 }  // namespace
 
 std::string file_uri(const std::filesystem::path& path) {
@@ -49,7 +82,7 @@ Guidance render_guidance(const Skill& skill, const SkillSection& section, size_t
       break;
     }
     if (is_fence(lines[i])) in_fence = !in_fence;
-    body += lines[i];
+    body += in_fence ? std::string(lines[i]) : absolute_links(lines[i], section.path);
     body += '\n';
     ++kept;
   }

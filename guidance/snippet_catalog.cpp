@@ -20,7 +20,118 @@ std::optional<SnippetLanguage> parse_language(const std::string& text) {
   return std::nullopt;
 }
 
+struct ContextName {
+  SnippetContext context;
+  std::string_view name;
+  SnippetLanguage language;
+};
+
+constexpr ContextName kContexts[] = {
+    {SnippetContext::CudaFileScope, "cuda-file-scope", SnippetLanguage::Cuda},
+    {SnippetContext::CudaDeviceCode, "cuda-device-code", SnippetLanguage::Cuda},
+    {SnippetContext::CudaHostCode, "cuda-host-code", SnippetLanguage::Cuda},
+    {SnippetContext::TorchBinding, "torch-binding", SnippetLanguage::Cpp},
+    {SnippetContext::TorchBindingHeader, "torch-binding-header", SnippetLanguage::Cpp},
+    {SnippetContext::BuildTomlNew, "build-toml-new", SnippetLanguage::Toml},
+    {SnippetContext::BuildToml, "build-toml", SnippetLanguage::Toml},
+    {SnippetContext::BuildTomlKernel, "build-toml-kernel", SnippetLanguage::Toml},
+    {SnippetContext::PythonPackage, "python-package", SnippetLanguage::Python},
+    {SnippetContext::PythonTest, "python-test", SnippetLanguage::Python},
+    {SnippetContext::PythonBenchmark, "python-benchmark", SnippetLanguage::Python},
+};
+
+const ContextName& context_entry(SnippetContext context) {
+  for (const auto& entry : kContexts)
+    if (entry.context == context) return entry;
+  return kContexts[0];
+}
+
+std::string known_context_names() {
+  std::string names;
+  for (const auto& entry : kContexts) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  return names;
+}
+
+// `context` is one name or a list of names; absent: the language's defaults.
+Result<std::vector<SnippetContext>> read_contexts(const toml::table& entry, const Snippet& s) {
+  const toml::node* node = entry.get("context");
+  if (!node) return default_contexts(s.language);
+  std::vector<std::string> names;
+  if (auto single = node->value<std::string>()) {
+    names.push_back(*single);
+  } else if (const toml::array* list = node->as_array()) {
+    for (const auto& item : *list) {
+      auto name = item.value<std::string>();
+      if (!name) return make_error("`context` must be a string or a list of strings");
+      names.push_back(*name);
+    }
+  } else {
+    return make_error("`context` must be a string or a list of strings");
+  }
+  if (names.empty()) return make_error("`context` lists no context");
+  std::vector<SnippetContext> contexts;
+  for (const auto& name : names) {
+    auto context = parse_context(name);
+    if (!context) return make_error("unknown context `" + name + "` (known: " + known_context_names() + ")");
+    if (context_language(*context) != s.language)
+      return make_error("context `" + name + "` is not for " + std::string(language_name(s.language)) +
+                        " snippets");
+    if (std::find(contexts.begin(), contexts.end(), *context) == contexts.end()) contexts.push_back(*context);
+  }
+  return contexts;
+}
+
+// A fragment for a function body is no translation unit: nvcc needs a wrapper around it.
+Result<bool> check_compile_wrapper(const Snippet& s) {
+  if (s.compile_wrapper.empty()) {
+    const bool fragment = !s.offered_in(SnippetContext::CudaFileScope);
+    if (s.language == SnippetLanguage::Cuda && s.compile && fragment)
+      return make_error("a fragment for a function body needs a `compile_wrapper` (or `compile = false`)");
+    return true;
+  }
+  if (s.language != SnippetLanguage::Cuda) return make_error("`compile_wrapper` is for CUDA snippets only");
+  const size_t at = s.compile_wrapper.find(kSnippetMarker);
+  if (at == std::string::npos || s.compile_wrapper.find(kSnippetMarker, at + 1) != std::string::npos)
+    return make_error("`compile_wrapper` must contain `{{snippet}}` exactly once");
+  return true;
+}
+
 }  // namespace
+
+std::string_view context_name(SnippetContext context) { return context_entry(context).name; }
+
+std::optional<SnippetContext> parse_context(std::string_view name) {
+  for (const auto& entry : kContexts)
+    if (entry.name == name) return entry.context;
+  return std::nullopt;
+}
+
+SnippetLanguage context_language(SnippetContext context) { return context_entry(context).language; }
+
+std::vector<SnippetContext> default_contexts(SnippetLanguage language) {
+  switch (language) {
+    case SnippetLanguage::Cuda:
+      return {SnippetContext::CudaFileScope};
+    case SnippetLanguage::Cpp:
+      return {SnippetContext::TorchBinding, SnippetContext::TorchBindingHeader};
+    case SnippetLanguage::Python:
+      return {SnippetContext::PythonPackage};
+    case SnippetLanguage::Toml:
+      return {SnippetContext::BuildTomlNew};
+  }
+  return {SnippetContext::CudaFileScope};
+}
+
+bool Snippet::offered_in(SnippetContext context) const {
+  return std::find(contexts.begin(), contexts.end(), context) != contexts.end();
+}
+
+std::string Snippet::compilation_unit() const {
+  if (compile_wrapper.empty()) return expanded;
+  std::string unit = compile_wrapper;
+  unit.replace(unit.find(kSnippetMarker), kSnippetMarker.size(), expanded);
+  return unit;
+}
 
 std::string_view language_name(SnippetLanguage language) {
   switch (language) {
@@ -61,6 +172,13 @@ Result<bool> SnippetCatalog::add(std::string_view toml_text, const std::string& 
                            line, 0);
     s.language = *parsed;
     s.compile = (*entry)["compile"].value_or(s.language == SnippetLanguage::Cuda);
+    s.compile_wrapper = (*entry)["compile_wrapper"].value_or(std::string());
+    auto contexts = read_contexts(*entry, s);
+    if (!contexts)
+      return make_error_at("snippet `" + s.id + "`: " + contexts.error().message, source_name, line, 0);
+    s.contexts = std::move(*contexts);
+    if (auto wrapper = check_compile_wrapper(s); !wrapper)
+      return make_error_at("snippet `" + s.id + "`: " + wrapper.error().message, source_name, line, 0);
     if (s.id.empty() || s.prefix.empty() || s.body.empty())
       return make_error_at("a snippet needs `id`, `prefix` and `body`", source_name, line, 0);
     // TOML drops the newline right after ''' already; a trailing newline before the closing

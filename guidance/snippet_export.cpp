@@ -1,38 +1,41 @@
 #include "guidance/snippet_export.h"
 
+#include <algorithm>
+
 namespace kl::guidance {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-// VS Code's language ids (CUDA is "cuda-cpp" there).
-const char* vscode_scope(SnippetLanguage language) {
-  switch (language) {
-    case SnippetLanguage::Cuda:
-      return "cuda-cpp";
-    case SnippetLanguage::Cpp:
-      return "cpp,cuda-cpp";
-    case SnippetLanguage::Python:
-      return "python";
-    case SnippetLanguage::Toml:
-      return "toml";
+// The languages of a snippet's contexts, in first-seen order: a torch-ext binding is C++, a
+// kernel body CUDA. Editors cannot tell a kernel body from file scope, so this is as close as a
+// static snippet file gets to the server's contexts.
+std::vector<SnippetLanguage> context_languages(const Snippet& s) {
+  std::vector<SnippetLanguage> languages;
+  for (SnippetContext context : s.contexts) {
+    SnippetLanguage language = context_language(context);
+    if (std::find(languages.begin(), languages.end(), language) == languages.end())
+      languages.push_back(language);
   }
-  return "cuda-cpp";
+  if (languages.empty()) languages.push_back(s.language);
+  return languages;
 }
 
-// Neovim's filetypes; a C++ binding snippet is offered in .cu files too.
-std::vector<std::string> neovim_filetypes(SnippetLanguage language) {
-  switch (language) {
-    case SnippetLanguage::Cuda:
-      return {"cuda"};
-    case SnippetLanguage::Cpp:
-      return {"cpp", "cuda"};
-    case SnippetLanguage::Python:
-      return {"python"};
-    case SnippetLanguage::Toml:
-      return {"toml"};
+// VS Code's language ids (CUDA is "cuda-cpp" there), comma-separated.
+std::string vscode_scope(const Snippet& s) {
+  std::string scope;
+  for (SnippetLanguage language : context_languages(s)) {
+    std::string_view id = language == SnippetLanguage::Cuda ? "cuda-cpp" : language_name(language);
+    scope += (scope.empty() ? "" : ",") + std::string(id);
   }
-  return {"cuda"};
+  return scope;
+}
+
+// Neovim's filetypes are the languages' names ("cuda", "cpp", "python", "toml").
+std::vector<std::string> neovim_filetypes(const Snippet& s) {
+  std::vector<std::string> filetypes;
+  for (SnippetLanguage language : context_languages(s)) filetypes.emplace_back(language_name(language));
+  return filetypes;
 }
 
 ordered_json vscode_entry(const Snippet& s, bool with_scope) {
@@ -40,7 +43,7 @@ ordered_json vscode_entry(const Snippet& s, bool with_scope) {
   entry["prefix"] = s.prefix;
   entry["body"] = body_lines(s.body);
   entry["description"] = s.description;
-  if (with_scope) entry["scope"] = vscode_scope(s.language);
+  if (with_scope) entry["scope"] = vscode_scope(s);
   return entry;
 }
 
@@ -71,7 +74,7 @@ std::map<std::string, ordered_json> export_neovim_snippets(const SnippetCatalog&
   std::map<std::string, ordered_json> files;
   std::vector<std::string> order;  // filetypes in first-seen order, for a stable package.json
   for (const auto& s : catalog.all()) {
-    for (const auto& filetype : neovim_filetypes(s.language)) {
+    for (const auto& filetype : neovim_filetypes(s)) {
       const std::string file = filetype + ".json";
       if (!files.count(file)) {
         files[file] = ordered_json::object();
@@ -104,6 +107,9 @@ ordered_json export_snippets_json(const SnippetCatalog& catalog) {
     entry["description"] = s.description;
     entry["language"] = std::string(language_name(s.language));
     entry["guidance"] = s.guidance;
+    ordered_json contexts = ordered_json::array();
+    for (SnippetContext context : s.contexts) contexts.push_back(std::string(context_name(context)));
+    entry["context"] = std::move(contexts);
     entry["body"] = s.body;
     entry["expanded"] = s.expanded;
     list.push_back(std::move(entry));

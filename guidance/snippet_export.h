@@ -1,15 +1,16 @@
 #pragma once
 // Snippets in the formats editors read. Pure; JSON values (nlohmann) that the caller prints.
 //  - VS Code / Cursor: one `.code-snippets` file: {"<name>": {"prefix", "body": [lines],
-//    "description", "scope"}}; scope "cuda-cpp" for CUDA, "cpp,cuda-cpp" for C++ bindings,
-//    "python", "toml".
+//    "description", "scope"}}; scope = the languages of the snippet's contexts: "cuda-cpp" for
+//    the cuda-* contexts, "cpp" for torch-binding*, "python", "toml". (A static file cannot tell
+//    a kernel body from file scope; the language server can.)
 //  - Neovim: a VS Code-style snippet package, which LuaSnip
 //    (require("luasnip.loaders.from_vscode").lazy_load{paths = {DIR}}), nvim-snippets and
 //    blink.cmp load: package.json (contributes.snippets → one file per filetype) plus
-//    cuda.json, cpp.json, python.json, toml.json, each in the VS Code snippet format. Returned as
-//    file name → content.
-//  - JSON: {"snippets": [{id, name, prefix, description, language, guidance, body, expanded}]}
-//    for agents and scripts.
+//    cuda.json, cpp.json, python.json, toml.json (filetypes from the contexts' languages), each
+//    in the VS Code snippet format. Returned as file name → content.
+//  - JSON: {"snippets": [{id, name, prefix, description, language, guidance, context: [names],
+//    body, expanded}]} for agents and scripts.
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "analyzers/rules/rule_catalog.h"
 #include "runner/compiler_messages.h"
 
 namespace kl::runner {
@@ -45,10 +44,7 @@ std::vector<analyzers::Finding> build_diagnostics(const BuildReport& report,
   }
   std::vector<analyzers::Finding> findings = compiler_findings(units, locate_kernel);
   std::filesystem::path project = report.project.lexically_normal();
-  for (auto& f : findings) {
-    f.help_uri = analyzers::rule_help_uri(f.rule_id);
-    move_into_project(f, project);
-  }
+  for (auto& f : findings) move_into_project(f, project);
   return findings;
 }
 

@@ -13,8 +13,8 @@
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/torch_headers.h"
-#include "analyzers/project/major_minor.h"
 #include "analyzers/project/build_config.h"
+#include "analyzers/project/builder_compile_flags.h"
 #include "analyzers/project/project_locator.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
@@ -122,9 +122,7 @@ std::vector<CompileUnit> plan_compiles(const analyzers::BuildConfig& config, con
   return units;
 }
 
-bool depends_on_torch(const analyzers::KernelSection& section) {
-  return std::find(section.depends.begin(), section.depends.end(), "torch") != section.depends.end();
-}
+using analyzers::depends_on_torch;
 
 // PyTorch's real headers (never the analyzers' device-side stand-in: this is a real compile), for
 // the sections that depend on torch, as kernel-builder builds them against the torch it targets.
@@ -141,25 +139,13 @@ analyzers::TorchHeaders torch_headers_for(const analyzers::BuildConfig& config, 
   return found;
 }
 
-// What kernel-builder's CMake adds to every CUDA compile besides build.toml's flags: the defines
-// of its preamble (USE_CUDA=1, CUDA_KERNEL; TORCH_TARGET_VERSION for a stable-ABI build), and,
-// for sections that depend on torch, the CUDA flags torch's CMake package brings
-// (cmake/public/cuda.cmake: --expt-relaxed-constexpr, --expt-extended-lambda). Real projects rely
-// on them: without them constexpr helpers and __device__ lambdas do not compile.
+// What kernel-builder's CMake adds to every CUDA compile besides build.toml's flags
+// (analyzers/project/builder_compile_flags.h): its preamble's defines and, for sections that
+// depend on torch, the CUDA flags torch's CMake package brings.
 std::vector<std::string> builder_flags(const analyzers::BuildConfig& config, const analyzers::KernelSection* section) {
-  std::vector<std::string> flags = {"-DUSE_CUDA=1", "-DCUDA_KERNEL"};
-  if (config.framework.stable_abi) {
-    auto version = analyzers::parse_major_minor(*config.framework.stable_abi);
-    if (version) {
-      char hex[40];
-      std::snprintf(hex, sizeof hex, "0x%02X%02X000000000000ULL", version->major, version->minor);
-      flags.push_back(std::string("-DTORCH_TARGET_VERSION=") + hex);
-    }
-  }
-  if (section && depends_on_torch(*section)) {
-    flags.push_back("--expt-relaxed-constexpr");
-    flags.push_back("--expt-extended-lambda");
-  }
+  std::vector<std::string> flags = analyzers::builder_defines(config);
+  if (section && depends_on_torch(*section))
+    for (const auto& flag : analyzers::torch_nvcc_flags()) flags.push_back(flag);
   return flags;
 }
 

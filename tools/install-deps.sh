@@ -16,6 +16,9 @@ packages=(
   # `kernel-lsp bench` draws its report's plot (runner/scripts/plot_bench.py) with Debian's
   # Python and matplotlib; without them the report says the plot was skipped.
   python3-matplotlib
+  # tests/integrations: the YAML of the pre-commit hook and the GitHub Action, and the real
+  # pre-commit running the hook.
+  python3-yaml pre-commit
 )
 
 missing=()

@@ -47,9 +47,53 @@ std::filesystem::path default_shim_dir() {
 
 std::filesystem::path default_resource_dir() { return KERNEL_LSP_CLANG_RESOURCE_DIR; }
 
+std::vector<std::string> toolkit_flags(const std::filesystem::path& cuda_root,
+                                       const std::filesystem::path& shim_dir) {
+  std::vector<std::string> flags;
+  if (!cuda_root.empty()) flags.push_back("--cuda-path=" + cuda_root.string());
+  // CUDA 13 keeps CCCL (libcu++, CUB, Thrust) in include/cccl, which nvcc adds as -isystem
+  // through nvcc.profile; clang does not, so <cuda/atomic> (included by cooperative_groups.h),
+  // <cub/...> and <thrust/...> would be missing.
+  std::error_code ec;
+  if (!cuda_root.empty() && std::filesystem::is_directory(cuda_root / "include" / "cccl", ec)) {
+    flags.push_back("-isystem");
+    flags.push_back((cuda_root / "include" / "cccl").string());
+  }
+  if (!shim_dir.empty()) {
+    flags.push_back("-isystem");
+    flags.push_back(shim_dir.string());
+    if (!cuda_root.empty()) {
+      flags.push_back("-include");
+      flags.push_back("kernel_lsp_launch_shim.h");
+      // nvcc's atomic builtins, which headers pick by the nvcc version defined below.
+      flags.push_back("-include");
+      flags.push_back("kernel_lsp_nvcc_builtins.h");
+    }
+  }
+  // cooperative_groups.h declares cluster_group / this_cluster() only for nvcc, NVRTC or when
+  // this macro says the cluster intrinsics exist (and __CUDA_ARCH__ >= 900): without it, every
+  // use of clusters is an undeclared name to clang and the arch rule cannot see the feature.
+  flags.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
+  return flags;
+}
+
+std::vector<std::string> arch_macro_flags(const Capability& capability) {
+  bool override_macros = false;
+  clang_gpu_arch(capability, override_macros);
+  // Always state what nvcc would define; for archs clang knows this is a no-op redefinition,
+  // for the rest it is what makes `#if __CUDA_ARCH__ >= 1000` see the right value.
+  std::vector<std::string> flags;
+  for (const auto& [name, value] : nvcc_arch_macros(capability)) {
+    if (name == "__CUDA_ARCH__" && !override_macros) continue;
+    flags.push_back("-U" + name);
+    flags.push_back("-D" + name + "=" + value);
+  }
+  return flags;
+}
+
 std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
                                               const Capability& capability) {
-  bool override_macros = false;
+  bool override_macros = false;  // arch_macro_flags redefines what needs it
   std::string gpu_arch = clang_gpu_arch(capability, override_macros);
   std::vector<std::string> argv = {
       "clang++",
@@ -73,37 +117,10 @@ std::vector<std::string> device_parse_command(const ClangCommandInputs& inputs,
       "-Wno-pragma-once-outside-header",
       "-resource-dir=" + inputs.resource_dir.string(),
   };
-  if (!inputs.cuda_root.empty()) argv.push_back("--cuda-path=" + inputs.cuda_root.string());
-  // CUDA 13 keeps CCCL (libcu++, CUB, Thrust) in include/cccl, which nvcc adds as -isystem
-  // through nvcc.profile; clang does not, so <cuda/atomic> (included by cooperative_groups.h),
-  // <cub/...> and <thrust/...> would be missing.
-  std::error_code ec;
-  if (!inputs.cuda_root.empty() && std::filesystem::is_directory(inputs.cuda_root / "include" / "cccl", ec)) {
-    argv.push_back("-isystem");
-    argv.push_back((inputs.cuda_root / "include" / "cccl").string());
-  }
-  if (!inputs.shim_dir.empty()) {
-    argv.push_back("-isystem");
-    argv.push_back(inputs.shim_dir.string());
-    if (!inputs.cuda_root.empty()) {
-      argv.push_back("-include");
-      argv.push_back("kernel_lsp_launch_shim.h");
-      // nvcc's atomic builtins, which headers pick by the nvcc version defined below.
-      argv.push_back("-include");
-      argv.push_back("kernel_lsp_nvcc_builtins.h");
-    }
-  }
-  // cooperative_groups.h declares cluster_group / this_cluster() only for nvcc, NVRTC or when
-  // this macro says the cluster intrinsics exist (and __CUDA_ARCH__ >= 900): without it, every
-  // use of clusters is an undeclared name to clang and the arch rule cannot see the feature.
-  argv.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
-  // Always state what nvcc would define; for archs clang knows this is a no-op redefinition,
-  // for the rest it is what makes `#if __CUDA_ARCH__ >= 1000` see the right value.
-  for (const auto& [name, value] : nvcc_arch_macros(capability)) {
-    if (name == "__CUDA_ARCH__" && !override_macros) continue;
-    argv.push_back("-U" + name);
-    argv.push_back("-D" + name + "=" + value);
-  }
+  std::vector<std::string> toolkit = toolkit_flags(inputs.cuda_root, inputs.shim_dir);
+  argv.insert(argv.end(), toolkit.begin(), toolkit.end());
+  std::vector<std::string> arch = arch_macro_flags(capability);
+  argv.insert(argv.end(), arch.begin(), arch.end());
   // Not defined by clang at all; before the project's flags, which may redefine them.
   for (const auto& [name, value] : nvcc_compiler_macros(inputs.nvcc_version))
     argv.push_back("-D" + name + "=" + value);

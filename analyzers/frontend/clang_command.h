@@ -46,6 +46,17 @@ std::string clang_gpu_arch(const Capability& capability, bool& needs_macro_overr
 // __CUDA_ARCH_FEAT_SM90_ALL=1, __CUDA_ARCH_SPECIFIC__=900.
 std::vector<std::pair<std::string, std::string>> nvcc_arch_macros(const Capability& capability);
 
+// What any clang command over CUDA 13 sources needs from the toolkit and kernel-lsp's shims, in
+// this order: --cuda-path, CUDA 13's CCCL folder (nvcc adds it through nvcc.profile), the shim
+// folder with its two forced includes, and the macro that declares cooperative groups' clusters.
+// Shared by the device parse and the commands written for clangd (clangd_commands.h).
+std::vector<std::string> toolkit_flags(const std::filesystem::path& cuda_root,
+                                       const std::filesystem::path& shim_dir);
+
+// -U/-D pairs for the arch macros nvcc defines for `capability` (nvcc_arch_macros); __CUDA_ARCH__
+// only where clang parses as another arch than `capability` (clang_gpu_arch).
+std::vector<std::string> arch_macro_flags(const Capability& capability);
+
 // Resource folders found at run time: shim headers and clang's resource dir.
 std::filesystem::path default_shim_dir();
 std::filesystem::path default_resource_dir();

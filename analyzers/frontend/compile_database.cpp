@@ -42,7 +42,28 @@ std::string absolute_in(const std::string& path, const fs::path& directory) {
   return p.is_absolute() ? p.lexically_normal().string() : (directory / p).lexically_normal().string();
 }
 
+// A forced include is looked up in the compile's folder first, then on the include path (as
+// `#include "..."` would be): a name that is not in the folder stays a name, so that the search
+// path finds it (`-include kernel_lsp_launch_shim.h` from the shim folder).
+std::string forced_include_in(const std::string& path, const fs::path& directory) {
+  std::error_code ec;
+  if (fs::path(path).is_absolute() || fs::exists(directory / path, ec)) return absolute_in(path, directory);
+  return path;
+}
+
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The macros nvcc defines per target architecture (nvcc_arch_macros): each device parse sets its
+// own, so a value from a command line must not override them for every arch. nvcc's own command
+// lines never carry them; the ones `kernel-lsp clangd-config` writes do, for the one arch clangd
+// parses.
+bool is_arch_macro(const std::string& definition) {
+  const std::string name = definition.substr(0, definition.find('='));
+  return name == "__CUDA_ARCH__" || name == "__CUDA_ARCH_LIST__" || name == "__CUDA_ARCH_SPECIFIC__" ||
+         name == "__CUDA_ARCH_FAMILY_SPECIFIC__" || starts_with(name, "__CUDA_ARCH_FEAT_");
+}
+
+bool is_macro_flag(const std::string& clang_flag) { return clang_flag == "-D" || clang_flag == "-U"; }
 
 // Flags whose value is the next argument and that we keep, with a path value or not.
 struct KeptFlag {
@@ -66,6 +87,17 @@ std::string clang_spelling(const std::string& flag) {
   return flag;
 }
 
+// A kept flag and its value, in clang's spelling: paths made absolute (a forced include only when
+// it is in the compile's folder), arch macro definitions left out.
+void keep(const KeptFlag& kept, std::string value, const fs::path& directory, std::vector<std::string>& out) {
+  const std::string name = clang_spelling(kept.name);
+  if (kept.is_path)
+    value = name == "-include" ? forced_include_in(value, directory) : absolute_in(value, directory);
+  if (is_macro_flag(name) && is_arch_macro(value)) return;
+  out.push_back(name);
+  out.push_back(std::move(value));
+}
+
 void translate_into(const std::vector<std::string>& argv, size_t first, const fs::path& directory,
                     std::vector<std::string>& out) {
   for (size_t i = first; i < argv.size(); ++i) {
@@ -74,9 +106,7 @@ void translate_into(const std::vector<std::string>& argv, size_t first, const fs
     for (const auto& kept : kKeptWithValue) {
       std::string name = kept.name;
       if (a == name && i + 1 < argv.size()) {
-        std::string value = kept.is_path ? absolute_in(argv[i + 1], directory) : argv[i + 1];
-        out.push_back(clang_spelling(name));
-        out.push_back(value);
+        keep(kept, argv[i + 1], directory, out);
         ++i;
         handled = true;
         break;
@@ -85,10 +115,7 @@ void translate_into(const std::vector<std::string>& argv, size_t first, const fs
       std::string joined_prefix = name.size() > 2 && name[1] == '-' ? name + "=" : name;
       if (a.size() > joined_prefix.size() && starts_with(a, joined_prefix.c_str()) &&
           (name.size() == 2 || name[1] == '-')) {
-        std::string value = a.substr(joined_prefix.size());
-        if (kept.is_path) value = absolute_in(value, directory);
-        out.push_back(clang_spelling(name));
-        out.push_back(value);
+        keep(kept, a.substr(joined_prefix.size()), directory, out);
         handled = true;
         break;
       }

@@ -3,7 +3,9 @@
 // nvcc command lines carry flags clang rejects or misreads (-gencode, --expt-relaxed-constexpr,
 // -Xcompiler, -rdc ...). We keep what changes how the device side parses (include paths,
 // defines, the language standard, forced includes) and drop the rest, so a project built with
-// nvcc lints with the same headers and macros it compiles with.
+// nvcc lints with the same headers and macros it compiles with. Definitions of the arch macros
+// (__CUDA_ARCH__, __CUDA_ARCH_LIST__, __CUDA_ARCH_FEAT_*, ...) are dropped too: every parse
+// defines its own arch's.
 #include <filesystem>
 #include <optional>
 #include <string>

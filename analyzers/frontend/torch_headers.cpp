@@ -92,24 +92,6 @@ std::string read_torch_version(const std::vector<fs::path>& dirs) {
   return {};
 }
 
-// Python's include folder beside a Debian layout: the newest <root>/python3.N with Python.h.
-std::optional<fs::path> python_include_beside(const fs::path& root) {
-  std::vector<fs::path> found;
-  std::error_code ec;
-  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.rfind("python3", 0) == 0 && fs::exists(it->path() / "Python.h", ec)) found.push_back(it->path());
-  }
-  if (found.empty()) return std::nullopt;
-  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
-    auto minor = [](const fs::path& p) {
-      return std::atoi(p.filename().string().c_str() + 8);
-    };  // "python3."
-    return minor(a) < minor(b);
-  });
-  return found.back();
-}
-
 constexpr const char* kPythonProgram =
     "import sysconfig\n"
     "import torch.utils.cpp_extension as c\n"
@@ -226,6 +208,23 @@ TorchHeaders find_torch_headers(const TorchHeaderQuery& query) {
   }
   if (try_debian(query.debian_root, query.accept_cpu_only_debian, result)) return result;
   return result;
+}
+
+std::optional<fs::path> python_include_beside(const fs::path& root) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("python3", 0) == 0 && fs::exists(it->path() / "Python.h", ec)) found.push_back(it->path());
+  }
+  if (found.empty()) return std::nullopt;
+  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+    auto minor = [](const fs::path& p) {
+      return std::atoi(p.filename().string().c_str() + 8);
+    };  // "python3."
+    return minor(a) < minor(b);
+  });
+  return found.back();
 }
 
 fs::path default_torch_standin_dir() {

@@ -25,6 +25,7 @@
 // that one answer. The caller decides how often to look (once per Analyzer is enough).
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,11 @@ TorchHeaders find_torch_headers(const TorchHeaderQuery& query = {});
 // The stand-in headers' folder (analyzers/frontend/torch_standin), found like the CUDA shims;
 // empty when the installation lacks it.
 std::filesystem::path default_torch_standin_dir();
+
+// Python's include folder beside a Debian-style layout: the newest <root>/python3.N that holds
+// Python.h; nothing when none does. For <Python.h> where PyTorch's headers did not bring it
+// (kernel-builder's registration.h includes it).
+std::optional<std::filesystem::path> python_include_beside(const std::filesystem::path& root);
 
 // Whether a clang command line's include folders (-I, -isystem, -idirafter, both spellings)
 // already reach PyTorch's headers (a folder with ATen/ATen.h): then the project's own torch

@@ -56,8 +56,7 @@ json to_json_value(const Finding& f) {
           {"location", to_json_value(f.location)},
           {"message", f.message},
           {"notes", std::move(notes)},
-          {"fixes", std::move(fixes)},
-          {"help_uri", f.help_uri}};
+          {"fixes", std::move(fixes)}};
 }
 
 Finding finding_from(const json& j) {
@@ -76,7 +75,6 @@ Finding finding_from(const json& j) {
           {e.at("file").get<std::string>(), range_from(e.at("range")), e.at("new_text").get<std::string>()});
     f.fixes.push_back(std::move(fix));
   }
-  f.help_uri = j.at("help_uri").get<std::string>();
   return f;
 }
 

@@ -15,7 +15,6 @@ Finding analysis_failure_finding(const std::string& file, const std::string& wha
   f.message = std::string(kPrefix) + what +
               "; please report it with the file (kernel-lsp " KERNEL_LSP_VERSION
               "). The other files' results are not affected.";
-  f.help_uri = rule_help_uri(kFrontend);
   return f;
 }
 

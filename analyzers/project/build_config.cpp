@@ -28,22 +28,22 @@ bool entry_covers(const fs::path& entry, const fs::path& relative) {
   return true;
 }
 
-bool lists_source(const KernelSection& kernel, const fs::path& relative) {
-  if (relative.empty() || *relative.begin() == "..") return false;  // outside the project
-  return std::any_of(kernel.src.begin(), kernel.src.end(), [&](const std::string& entry) {
-    return entry_covers(normalised_relative(entry), relative);
-  });
-}
-
 std::vector<const KernelSection*> cuda_kernels_listing(const std::vector<KernelSection>& kernels,
                                                        const fs::path& relative) {
   std::vector<const KernelSection*> found;
   for (const KernelSection& kernel : kernels)
-    if (kernel.backend == "cuda" && lists_source(kernel, relative)) found.push_back(&kernel);
+    if (kernel.backend == "cuda" && src_lists(kernel.src, relative)) found.push_back(&kernel);
   return found;
 }
 
 }  // namespace
+
+bool src_lists(const std::vector<std::string>& src, const fs::path& relative) {
+  if (relative.empty() || *relative.begin() == "..") return false;  // outside the project
+  return std::any_of(src.begin(), src.end(), [&](const std::string& entry) {
+    return entry_covers(normalised_relative(entry), relative);
+  });
+}
 
 std::vector<const KernelSection*> BuildConfig::kernels_for_source(const fs::path& source) const {
   const fs::path project = absolute_normal(project_dir());

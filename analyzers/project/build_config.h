@@ -87,6 +87,10 @@ struct BuildConfig {
   std::vector<const KernelSection*> kernels_for_source(const std::filesystem::path& source) const;
 };
 
+// Whether a `src` list names `relative` (a path relative to the build.toml's folder): as a file,
+// or inside a folder it names ("csrc", "csrc/", "./csrc"; "." is the whole project).
+bool src_lists(const std::vector<std::string>& src, const std::filesystem::path& relative);
+
 // Result of reading a build.toml: the model when it could be built, and every problem found,
 // each with an exact range (findings without a rule id: the `build-toml` rule,
 // analyzers/rules/build_toml.cpp, gives them theirs). A config may come with warnings.

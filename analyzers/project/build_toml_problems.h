@@ -1,6 +1,6 @@
 #pragma once
 // Collects the problems found in one build.toml, all in the same file, so the section readers
-// only say what and where. Each is a Finding without a rule: rule_id and help_uri stay empty. The
+// only say what and where. Each is a Finding without a rule: rule_id stays empty. The
 // reader knows nothing of rules; the build-toml rule (analyzers/rules/build_toml.cpp) reports
 // these problems as its findings.
 #include <string>

@@ -27,7 +27,6 @@ void check_build_toml(const BuildTomlInput& input, std::vector<Finding>& out) {
   for (const Finding& problem : input.parse->problems) {
     Finding f = problem;
     f.rule_id = std::string(kBuildTomlRule.id);
-    f.help_uri = kBuildTomlRule.help_uri();
     out.push_back(std::move(f));
   }
 }

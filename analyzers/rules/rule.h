@@ -32,9 +32,8 @@ struct Rule {
   SourceCheck source_check = nullptr;
   BuildTomlCheck build_toml_check = nullptr;
 
-  // Link to the guidance page (the project repository's URL + guidance_page).
-  std::string help_uri() const;
-  // A finding of this rule: its id, its default severity and its help link.
+  // A finding of this rule: its id and its default severity. (Its link to guidance_page is made
+  // where it is shown: guidance/guidance_links.h.)
   Finding finding(Location location, std::string message) const;
 };
 

@@ -36,11 +36,6 @@ const Rule* find_rule(std::string_view id) {
   return nullptr;
 }
 
-std::string rule_help_uri(std::string_view id) {
-  const Rule* rule = find_rule(id);
-  return rule ? rule->help_uri() : std::string();
-}
-
 std::string unknown_rule_problem(std::string_view id) {
   if (find_rule(id)) return {};
   std::vector<std::string_view> ids;

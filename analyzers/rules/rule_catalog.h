@@ -13,8 +13,6 @@ namespace kl::analyzers {
 
 const std::vector<const Rule*>& rule_catalog();
 const Rule* find_rule(std::string_view id);
-// Link to the rule's guidance page; empty for an id that is not in the catalog.
-std::string rule_help_uri(std::string_view id);
 // What is wrong with `id` where a rule id is expected (a setting, a suppression comment): empty
 // when it names a rule; otherwise "no rule is called `x`" with the closest id or the list.
 std::string unknown_rule_problem(std::string_view id);

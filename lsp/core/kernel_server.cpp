@@ -242,7 +242,6 @@ std::vector<analyzers::Finding> document_findings(const AnalysisOutcome& outcome
     note.severity = analyzers::Severity::Information;
     note.location.file = file.string();
     note.message = "kernel-lsp could not analyse this file: " + outcome.failure;
-    note.help_uri = analyzers::rule_help_uri(analyzers::kFrontend);
     findings.push_back(std::move(note));
   }
   return findings;

@@ -1,60 +1,56 @@
 #include "lsp/features/completion_snippets.h"
 
 #include <algorithm>
+#include <cctype>
 
+#include "analyzers/project/project_locator.h"
 #include "support/line_index.h"
 
 namespace kl::lsp {
 namespace {
 
-bool prefix_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
-std::string lower_extension(const std::filesystem::path& file) {
-  std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
+bool starts_with_ignoring_case(std::string_view text, std::string_view start) {
+  if (start.size() > text.size()) return false;
+  for (size_t i = 0; i < start.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[i])) !=
+        std::tolower(static_cast<unsigned char>(start[i])))
+      return false;
+  return true;
+}
+
+bool offered_in_any(const guidance::Snippet& snippet, const std::vector<guidance::SnippetContext>& contexts) {
+  return std::any_of(contexts.begin(), contexts.end(),
+                     [&](guidance::SnippetContext context) { return snippet.offered_in(context); });
 }
 
 }  // namespace
 
-std::vector<guidance::SnippetLanguage> snippet_languages(DocumentKind kind, const std::filesystem::path& file) {
-  switch (kind) {
-    case DocumentKind::Source:
-      return {guidance::SnippetLanguage::Cuda, guidance::SnippetLanguage::Cpp};
-    case DocumentKind::BuildToml:
-      return {guidance::SnippetLanguage::Toml};
-    case DocumentKind::Skill:
-    case DocumentKind::Other:
-      break;
-  }
-  const std::string ext = lower_extension(file);
-  if (ext == ".py") return {guidance::SnippetLanguage::Python};
-  if (ext == ".cu" || ext == ".cuh") return {guidance::SnippetLanguage::Cuda, guidance::SnippetLanguage::Cpp};
-  if (ext == ".cpp" || ext == ".h" || ext == ".hpp" || ext == ".cc") return {guidance::SnippetLanguage::Cpp};
-  return {};
+bool snippet_prefix_matches(std::string_view prefix, std::string_view typed) {
+  if (typed.empty() || starts_with_ignoring_case(prefix, typed)) return true;
+  for (size_t dash = prefix.find('-'); dash != std::string_view::npos; dash = prefix.find('-', dash + 1))
+    if (starts_with_ignoring_case(prefix.substr(dash + 1), typed)) return true;
+  return false;
 }
 
 std::vector<SnippetCompletion> snippet_completions(const guidance::SnippetCatalog& catalog,
-                                                   const guidance::SkillGuidance* guidance, std::string_view text,
-                                                   analyzers::Position position,
-                                                   const std::vector<guidance::SnippetLanguage>& languages) {
+                                                   const guidance::SkillGuidance* guidance,
+                                                   const SnippetDocument& document,
+                                                   analyzers::Position position) {
   std::vector<SnippetCompletion> out;
-  if (languages.empty()) return out;
-  LineIndex lines(text);
+  LineIndex lines(document.text);
   if (position.line >= lines.line_count()) return out;
   std::string_view line = lines.line_text(position.line);
-  size_t end = std::min<size_t>(position.column, line.size());
+  const size_t end = std::min<size_t>(position.column, line.size());
   size_t begin = end;
-  while (begin > 0 && prefix_char(line[begin - 1])) --begin;
-  std::string_view before = line.substr(0, begin);
-  while (!before.empty() && (before.back() == ' ' || before.back() == '\t')) before.remove_suffix(1);
-  // A member or a qualified name is being typed: a whole kernel is not what anyone wants there.
-  if (!before.empty() && (before.back() == '.' || before.back() == ':' || before.ends_with("->"))) return out;
-  const bool toml = languages.size() == 1 && languages.front() == guidance::SnippetLanguage::Toml;
-  if (toml && !before.empty()) return out;  // a whole build.toml only at the start of a line
+  while (begin > 0 && word_char(line[begin - 1])) --begin;
+  const std::string_view typed = line.substr(begin, end - begin);
+  const auto contexts = snippet_contexts_at(document, lines.line_start(position.line) + begin);
+  if (contexts.empty()) return out;
 
   for (const auto& snippet : catalog.all()) {
-    if (std::find(languages.begin(), languages.end(), snippet.language) == languages.end()) continue;
+    if (!offered_in_any(snippet, contexts) || !snippet_prefix_matches(snippet.prefix, typed)) continue;
     SnippetCompletion item;
     item.snippet = &snippet;
     item.replace = {{position.line, static_cast<uint32_t>(begin)},
@@ -66,6 +62,12 @@ std::vector<SnippetCompletion> snippet_completions(const guidance::SnippetCatalo
     out.push_back(std::move(item));
   }
   return out;
+}
+
+std::optional<std::filesystem::path> snippet_project_root(const std::filesystem::path& file) {
+  auto build_toml = analyzers::find_build_toml(file);
+  if (!build_toml) return std::nullopt;
+  return build_toml->parent_path();
 }
 
 }  // namespace kl::lsp

@@ -281,6 +281,14 @@ void BuildController::document_changed(const fs::path& file) {
 
 // ---- code lenses ----------------------------------------------------------------------------
 
+std::shared_ptr<const BuildSnapshot> BuildController::latest_build(const fs::path& project) const {
+  return builds_->latest(project);
+}
+
+std::vector<fs::path> BuildController::changed_since(const BuildSnapshot& build) const {
+  return stale_files(build.report, kernel_);
+}
+
 void BuildController::code_lens(const json& params, const Reply& reply) {
   auto path = uri_to_path(string_field(required_field(params, "textDocument"), "uri"));
   std::optional<Document> document = path ? kernel_.document(*path) : std::nullopt;

@@ -51,6 +51,11 @@ class BuildController {
   std::vector<analyzers::Finding> diagnostics_for(const std::filesystem::path& file) const;
   void document_changed(const std::filesystem::path& file);
 
+  // The newest finished build of `project` (null: none yet), and the files it read whose text
+  // (the editor's, else the disk's) has changed since: kernel-lsp/fileStatus (file_status_json.h).
+  std::shared_ptr<const BuildSnapshot> latest_build(const std::filesystem::path& project) const;
+  std::vector<std::filesystem::path> changed_since(const BuildSnapshot& build) const;
+
   void stop();
 
  private:

@@ -40,7 +40,7 @@ json to_workspace_edit(const std::vector<analyzers::TextEdit>& edits, const std:
 
 json to_lsp_diagnostics(const std::vector<analyzers::Finding>& findings,
                         const std::filesystem::path& document, ConverterCache& converters,
-                        const ClientCapabilities& client) {
+                        const ClientCapabilities& client, const guidance::GuidanceLinks& links) {
   json out = json::array();
   const PositionConverter* here = converters.get(document);
   if (!here) return out;
@@ -50,8 +50,9 @@ json to_lsp_diagnostics(const std::vector<analyzers::Finding>& findings,
                        {"code", finding.rule_id},
                        {"source", kDiagnosticSource},
                        {"message", finding.message}};
-    if (!finding.help_uri.empty() && client.code_description)
-      diagnostic["codeDescription"] = {{"href", finding.help_uri}};
+    if (client.code_description)
+      if (std::string href = links.help_uri_for(finding.rule_id); !href.empty())
+        diagnostic["codeDescription"] = {{"href", std::move(href)}};
     if (!finding.notes.empty() && client.related_information) {
       json related = json::array();
       for (const auto& note : finding.notes) {

@@ -13,6 +13,7 @@
 #include "lsp/server/converter_cache.h"
 #include "lsp/server/diagnostics_json.h"
 #include "lsp/server/document_symbols_json.h"
+#include "lsp/server/file_status_json.h"
 #include "lsp/server/guidance_json.h"
 #include "lsp/server/hover_json.h"
 #include "lsp/server/server_capabilities.h"
@@ -104,6 +105,10 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   dispatcher_.on_request(kBuildMethod, [this](const json& params, Reply reply) { builds_->build_request(params, reply); });
   dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
   dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { builds_->code_lens(params, reply); });
+  // The status bar's facts about a file (issue 17): lsp/server/file_status_json.h.
+  dispatcher_.on_request(kFileStatusMethod, [this](const json& params, Reply reply) {
+    file_status_request(params, reply, *kernel_, *builds_);
+  });
 }
 
 LspServer::~LspServer() { stop(); }
@@ -352,7 +357,11 @@ json LspServer::diagnostics_for(const AnalysisOutcome& outcome) {
   converters.add(outcome.job.file, outcome.job.text);
   std::vector<analyzers::Finding> findings = document_findings(outcome);
   for (auto& finding : builds_->diagnostics_for(outcome.job.file)) findings.push_back(std::move(finding));
-  return to_lsp_diagnostics(findings, outcome.job.file, converters, client_);
+  return to_lsp_diagnostics(findings, outcome.job.file, converters, client_, guidance_links());
+}
+
+guidance::GuidanceLinks LspServer::guidance_links() const {
+  return guidance::GuidanceLinks::for_setting(kernel_->settings().docs_base_url);
 }
 
 void LspServer::republish(const std::filesystem::path& file) {
@@ -373,7 +382,8 @@ void LspServer::republish(const std::filesystem::path& file) {
   ConverterCache converters(client_.encoding.encoding,
                             [this](const std::filesystem::path& f) { return kernel_->text_of(f); });
   try {
-    publish(path_to_uri(file), std::nullopt, to_lsp_diagnostics(builds_->diagnostics_for(file), file, converters, client_));
+    publish(path_to_uri(file), std::nullopt,
+            to_lsp_diagnostics(builds_->diagnostics_for(file), file, converters, client_, guidance_links()));
   } catch (const std::exception& e) {
     spdlog::error("publishing build messages for {} failed: {}", file.string(), e.what());
   }
@@ -518,8 +528,10 @@ void LspServer::completion(const json& params, const Reply& reply) {
   if (document) {
     analyzers::Position position = converter.from_lsp(required_field(params, "position"));
     std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
-    completions = snippet_completions(guidance::SnippetCatalog::bundled(), guidance.get(), text, position,
-                                      snippet_languages(document->kind, document->path));
+    // Context from path, language and text (issue 17): kernel templates at file scope, device
+    // helpers in kernel bodies, bindings in torch-ext/, tables in build.toml, tests in tests/*.py.
+    SnippetDocument site{document->path, document->language_id, text, snippet_project_root(document->path)};
+    completions = snippet_completions(guidance::SnippetCatalog::bundled(), guidance.get(), site, position);
   }
   reply.result(to_lsp_completions(completions, converter, kernel_->snippet_completion()));
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "guidance/guidance_links.h"
 #include "lsp/core/kernel_server.h"
 #include "lsp/server/build_controller.h"
 #include "lsp/protocol/dispatcher.h"
@@ -74,6 +75,8 @@ class LspServer final : public KernelServerListener {
   void show_problems(const std::vector<std::string>& problems);
   void publish(const std::string& uri, std::optional<int64_t> version, json diagnostics);
   json diagnostics_for(const AnalysisOutcome& outcome);
+  // Links of diagnostics to guidance pages, under the current docsBaseUrl (else the installed pages).
+  guidance::GuidanceLinks guidance_links() const;
   std::optional<std::filesystem::path> document_path(const json& params) const;
   // The open document, unless it is out of sync (TextSync): reads answer for such a document as
   // for one that is not open, since its positions refer to a text the server does not have.

@@ -1,5 +1,9 @@
 #include "lsp/server/settings_json.h"
 
+#include <functional>
+
+#include "guidance/guidance_links.h"
+
 namespace kl::lsp {
 namespace {
 
@@ -38,6 +42,38 @@ bool merge_build_setting(Settings& settings, const std::string& key, const json&
   return true;
 }
 
+// {rule: level}; a level that is not a string is reported and left out.
+void merge_severities(Settings& settings, const std::string& key, const json& value,
+                      const std::function<void(const std::string&, const char*)>& bad) {
+  if (!value.is_object()) {
+    bad(key, "an object {rule: level}");
+    return;
+  }
+  std::map<std::string, std::string> levels;
+  for (const auto& [rule, level] : value.items()) {
+    if (level.is_string())
+      levels[rule] = level.get<std::string>();
+    else
+      bad(key + "." + rule, "a string");
+  }
+  settings.severities = std::move(levels);
+}
+
+// "" = back to the installed pages; a base that cannot serve is reported and ignored.
+void merge_docs_base(Settings& settings, const std::string& key, const json& value,
+                     std::vector<std::string>& problems) {
+  if (!value.is_string()) {
+    problems.push_back(std::string(kSettingsSection) + "." + key + " must be a URL (string)");
+    return;
+  }
+  std::string base = value.get<std::string>();
+  std::string problem = base.empty() ? std::string() : guidance::docs_base_problem(base);
+  if (problem.empty())
+    settings.docs_base_url = std::move(base);
+  else
+    problems.push_back(std::string(kSettingsSection) + "." + key + ": " + problem);
+}
+
 }  // namespace
 
 void merge_settings(Settings& settings, const json& input, std::vector<std::string>& problems) {
@@ -72,18 +108,7 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
       else
         settings.disabled_rules = {rules.begin(), rules.end()};
     } else if (key == "severities") {
-      if (!value.is_object()) {
-        bad(key, "an object {rule: level}");
-        continue;
-      }
-      std::map<std::string, std::string> levels;
-      for (const auto& [rule, level] : value.items()) {
-        if (level.is_string())
-          levels[rule] = level.get<std::string>();
-        else
-          bad(key + "." + rule, "a string");
-      }
-      settings.severities = std::move(levels);
+      merge_severities(settings, key, value, bad);
     } else if (key == "debounceMs") {
       if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > 60000)
         bad(key, "an integer between 0 and 60000");
@@ -109,6 +134,8 @@ void merge_settings(Settings& settings, const json& input, std::vector<std::stri
         bad(key, "a number of seconds between 1 and 86400");
       else
         settings.analysis_timeout_s = value.get<uint32_t>();
+    } else if (key == "docsBaseUrl") {
+      merge_docs_base(settings, key, value, problems);
     } else {
       // Builds' settings, else a key of the editor extension's (kernelLsp.path, trace, ...).
       merge_build_setting(settings, key, value, bad);

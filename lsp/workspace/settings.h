@@ -37,6 +37,9 @@ struct Settings {
   bool workspace_trusted = true;
   std::string bench_runner;
   std::optional<uint32_t> build_jobs;
+  // docsBaseUrl: where diagnostics link the rules' guidance pages (guidance/guidance_links.h);
+  // empty = the installed pages, as file: URIs.
+  std::string docs_base_url;
 
   friend bool operator==(const Settings&, const Settings&) = default;
 };

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 from pathlib import Path
 
 BINARY = None
@@ -109,7 +110,10 @@ class MachineFormats(unittest.TestCase):
             finding = next(f for f in doc["findings"] if f["rule"] == "arch-mismatch")
             self.assertEqual((finding["line"], finding["column"], finding["end_column"]), (2, 22, 39))
             self.assertEqual(finding["severity"], "error")
+            # The installed guidance page, as a file: URI that resolves.
+            self.assertTrue(finding["help_uri"].startswith("file:///"))
             self.assertTrue(finding["help_uri"].endswith("references/rules/arch-mismatch.md"))
+            self.assertTrue(os.path.isfile(urllib.parse.unquote(finding["help_uri"][len("file://"):])))
             titles = [fix["title"] for fix in finding["fixes"]]
             self.assertIn("Guard with #if __CUDA_ARCH__ >= 800", titles)
             self.assertTrue(any(t.startswith("Drop 7.5") for t in titles))
@@ -123,7 +127,8 @@ class MachineFormats(unittest.TestCase):
             self.assertTrue({"arch-mismatch", "arch-unsupported", "smem-limit", "uncoalesced-access",
                              "misaligned-access"} <= rule_ids)
             for rule in run0["tool"]["driver"]["rules"]:
-                self.assertTrue(rule["helpUri"].startswith("https://"))
+                self.assertTrue(rule["helpUri"].startswith("file:///"))
+                self.assertTrue(os.path.isfile(urllib.parse.unquote(rule["helpUri"][len("file://"):])))
             result = run0["results"][0]
             region = result["locations"][0]["physicalLocation"]["region"]
             self.assertEqual((region["startLine"], region["startColumn"]), (2, 22))

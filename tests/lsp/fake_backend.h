@@ -90,7 +90,6 @@ class FakeBackend final : public AnalysisBackend {
         finding.location.range = {{line, static_cast<uint32_t>(at)},
                                   {line, static_cast<uint32_t>(at + marker.size())}};
         finding.message = "found " + marker;
-        finding.help_uri = "https://example.com/rules/" + rule;
         result.findings.push_back(finding);
       }
       if (end == text.size()) break;

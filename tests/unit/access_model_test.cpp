@@ -40,7 +40,6 @@ TEST_CASE("naive transpose: the column-wise store is reported with its exact ran
   CHECK(contains(f[0]->message, "`n` elements apart (a runtime value)"));
   CHECK(contains(f[0]->message, "32 sectors where 4 would do"));
   CHECK(contains(f[0]->message, "shared memory"));
-  CHECK(contains(f[0]->help_uri, "uncoalesced-access"));
   CHECK_FALSE(a.facts.accesses.empty());
 }
 

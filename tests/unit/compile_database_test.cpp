@@ -22,6 +22,40 @@ TEST_CASE("nvcc command lines keep what changes parsing and drop the rest") {
   CHECK(args == expected);
 }
 
+TEST_CASE("the arch macros are each parse's own: a command line's definitions of them are dropped") {
+  // What `kernel-lsp clangd-config` writes for clangd (one arch per file), read back by the analysis.
+  std::vector<std::string> argv = {"clang++",
+                                   "-U__CUDA_ARCH__",
+                                   "-D__CUDA_ARCH__=1000",
+                                   "-U",
+                                   "__CUDA_ARCH_LIST__",
+                                   "-D__CUDA_ARCH_LIST__=1000",
+                                   "-D__CUDA_ARCH_FEAT_SM90_ALL=1",
+                                   "--define-macro=__CUDA_ARCH_SPECIFIC__=900",
+                                   "-D__CUDA_ARCH_FAMILY_SPECIFIC__=1000",
+                                   "-D__CUDA_ARCHIVE_DIR=1",
+                                   "-D__NVCC__=1"};
+  auto args = translate_compile_command(argv, "/proj");
+  std::vector<std::string> expected = {"-D", "__CUDA_ARCHIVE_DIR=1", "-D", "__NVCC__=1"};
+  CHECK(args == expected);
+}
+
+TEST_CASE("a forced include stays a name unless the compile's folder holds it (clang searches the path)") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "kl_compile_db_forced_include";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "local_prefix.h") << "";
+  auto args = translate_compile_command({"clang++", "-include", "kernel_lsp_launch_shim.h", "-include",
+                                         "local_prefix.h", "--pre-include=/abs/p.h"},
+                                        dir);
+  std::vector<std::string> expected = {"-include", "kernel_lsp_launch_shim.h",
+                                       "-include", (dir / "local_prefix.h").string(),
+                                       "-include", "/abs/p.h"};
+  CHECK(args == expected);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("shell-quoted commands split like a shell would") {
   auto parts = kl::analyzers::split_command_line(R"(nvcc -DNAME="a b" 'x y' z\ w)");
   std::vector<std::string> expected = {"nvcc", "-DNAME=a b", "x y", "z w"};

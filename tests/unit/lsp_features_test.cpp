@@ -157,6 +157,23 @@ TEST_CASE("settings merge from either shape and report bad values", "[settings]"
   CHECK(misspelt[1] == "severities: no rule is called `uncoalesced-acess`; did you mean `uncoalesced-access`?");
 }
 
+TEST_CASE("docsBaseUrl takes an absolute URL, refuses anything else, and \"\" restores the default",
+          "[settings]") {
+  kl::lsp::Settings settings;
+  std::vector<std::string> problems;
+  kl::lsp::merge_settings(settings, json{{"docsBaseUrl", "https://docs.example.org/kl"}}, problems);
+  CHECK(problems.empty());
+  CHECK(settings.docs_base_url == "https://docs.example.org/kl");
+  kl::lsp::merge_settings(settings, json{{"docsBaseUrl", "docs/rules"}}, problems);
+  kl::lsp::merge_settings(settings, json{{"docsBaseUrl", 3}}, problems);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].rfind("kernelLsp.docsBaseUrl: `docs/rules` is not an absolute URL", 0) == 0);
+  CHECK(problems[1] == "kernelLsp.docsBaseUrl must be a URL (string)");
+  CHECK(settings.docs_base_url == "https://docs.example.org/kl");  // bad values are ignored
+  kl::lsp::merge_settings(settings, json{{"docsBaseUrl", ""}}, problems);
+  CHECK(settings.docs_base_url.empty());
+}
+
 namespace {
 
 an::Finding sample_finding(const std::string& file, const std::string& toml) {
@@ -165,7 +182,6 @@ an::Finding sample_finding(const std::string& file, const std::string& toml) {
   f.severity = an::Severity::Error;
   f.location = {file, {{0, 7}, {0, 24}}};
   f.message = "__reduce_add_sync needs sm_80; build.toml builds sm_75 (guard it)";
-  f.help_uri = "https://example.com/arch-mismatch.md";
   f.notes.push_back({{toml, {{2, 24}, {2, 29}}}, "sm_75 comes from here"});
   f.fixes.push_back({"Guard with #if __CUDA_ARCH__ >= 800", {{file, {{0, 0}, {0, 0}}, "#if X\n"}}});
   return f;
@@ -183,13 +199,15 @@ TEST_CASE("findings become LSP diagnostics with code, link, notes and fixes", "[
   });
   cache.add(file, source);
   kl::lsp::ClientCapabilities client;
-  json diagnostics = kl::lsp::to_lsp_diagnostics({sample_finding(file, toml)}, file, cache, client);
+  const auto links = kl::guidance::GuidanceLinks::under_base("https://docs.example.org/kernel-lsp/");
+  json diagnostics = kl::lsp::to_lsp_diagnostics({sample_finding(file, toml)}, file, cache, client, links);
   REQUIRE(diagnostics.size() == 1);
   const json& d = diagnostics[0];
   CHECK(d["source"] == "kernel-lsp");
   CHECK(d["code"] == "arch-mismatch");
   CHECK(d["severity"] == 1);
-  CHECK(d["codeDescription"]["href"] == "https://example.com/arch-mismatch.md");
+  CHECK(d["codeDescription"]["href"] ==
+        "https://docs.example.org/kernel-lsp/references/rules/arch-mismatch.md");
   CHECK(d["range"]["start"]["character"] == 6);  // byte 7 is UTF-16 column 6 after "é"
   CHECK(d["relatedInformation"][0]["location"]["uri"] == "file:///p/build.toml");
   CHECK(d["relatedInformation"][0]["location"]["range"]["start"]["line"] == 2);
@@ -198,9 +216,16 @@ TEST_CASE("findings become LSP diagnostics with code, link, notes and fixes", "[
 
   client.related_information = false;
   client.code_description = false;
-  json plain = kl::lsp::to_lsp_diagnostics({sample_finding(file, toml)}, file, cache, client);
+  json plain = kl::lsp::to_lsp_diagnostics({sample_finding(file, toml)}, file, cache, client, links);
   CHECK_FALSE(plain[0].contains("relatedInformation"));
   CHECK_FALSE(plain[0].contains("codeDescription"));
+
+  // No page, no link: an id that names no rule gets no codeDescription rather than a dead one.
+  client.code_description = true;
+  an::Finding unknown = sample_finding(file, toml);
+  unknown.rule_id = "no-such-rule";
+  CHECK_FALSE(
+      kl::lsp::to_lsp_diagnostics({unknown}, file, cache, client, links)[0].contains("codeDescription"));
 }
 
 TEST_CASE("code actions: the finding's fixes, then a suppression", "[code-actions]") {

@@ -18,9 +18,6 @@ namespace {
 
 using namespace kl::analyzers;
 
-constexpr std::string_view kGuidanceBase =
-    "https://github.com/kernel-lsp/kernel-lsp/blob/main/skills/cuda-kernels/";
-
 constexpr std::string_view kBuildToml = R"([general]
 name = "rmsnorm"
 version = 1
@@ -95,13 +92,10 @@ TEST_CASE("each rule declares its default severity, a summary, its guidance page
                            ? "references/rules/build-messages.md"
                            : "references/rules/" + std::string(rule->id) + ".md";
     CHECK(rule->guidance_page == page);
-    CHECK(rule->help_uri() == std::string(kGuidanceBase) + page);
-    CHECK(rule_help_uri(rule->id) == rule->help_uri());
   }
-  CHECK(rule_help_uri("no-such-rule").empty());
 }
 
-TEST_CASE("a rule's finding carries its id, its default severity and its help link") {
+TEST_CASE("a rule's finding carries its id and its default severity") {
   const Rule* rule = find_rule("uncoalesced-access");
   REQUIRE(rule);
   Location where{"/p/k.cu", Range{{3, 4}, {3, 9}}};
@@ -110,7 +104,6 @@ TEST_CASE("a rule's finding carries its id, its default severity and its help li
   CHECK(f.severity == Severity::Warning);
   CHECK(f.location == where);
   CHECK(f.message == "a message");
-  CHECK(f.help_uri == rule->help_uri());
   CHECK(f.notes.empty());
   CHECK(f.fixes.empty());
 }
@@ -126,7 +119,6 @@ TEST_CASE("build-toml reports the reader's problems as its findings, otherwise u
     const Finding& f = findings[i];
     CHECK(problem.rule_id.empty());
     CHECK(f.rule_id == "build-toml");
-    CHECK(f.help_uri == rule_help_uri("build-toml"));
     CHECK(f.severity == problem.severity);
     CHECK(f.location == problem.location);
     CHECK(f.message == problem.message);
@@ -155,7 +147,6 @@ TEST_CASE("arch-unsupported reads build.toml's capabilities, and nothing when it
     CHECK(f.rule_id == "arch-unsupported");
     CHECK(f.severity == Severity::Error);
     CHECK(f.location.file == parsed.config->file.string());
-    CHECK(f.help_uri == rule_help_uri("arch-unsupported"));
   }
 
   BuildConfigParse broken = parse_build_toml("/project/build.toml", "[general\n");

@@ -5,11 +5,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "guidance/skill_catalog.h"
+#include "guidance/skill_constructs.h"
+#include "guidance/skill_guidance.h"
 #include "guidance/snippet_catalog.h"
 #include "guidance/snippet_syntax.h"
 #include "support/fs_paths.h"
@@ -94,15 +98,58 @@ TEST_CASE("the bundled snippets load and cover the kernel templates and bindings
   CHECK(toml.find("name = \"my-kernel\"") != std::string::npos);
 }
 
+TEST_CASE("every snippet's guidance names a section of the bundled skill (its completion documentation)") {
+  auto text = kl::read_file_text(kSnippets / "constructs.toml");
+  REQUIRE(text);
+  auto constructs = guidance::ConstructTable::parse(*text, "constructs.toml");
+  REQUIRE(constructs);
+  auto skills = std::make_shared<const guidance::SkillCatalog>(
+      guidance::SkillCatalog::load({{fs::path(KL_SOURCE_DIR) / "skills", guidance::SkillOrigin::Bundled}}));
+  guidance::SkillGuidance skill(skills, *constructs);
+  for (const auto& s : catalog().all()) {
+    INFO(s.id << ": guidance = " << s.guidance);
+    auto section = skill.lookup({"", s.guidance, ""});  // as completion asks it
+    REQUIRE(section);
+    CHECK(section->markdown.size() > 100);
+    std::string title = section->title, wanted = s.guidance;
+    for (auto* t : {&title, &wanted})
+      std::transform(t->begin(), t->end(), t->begin(), [](unsigned char c) { return std::tolower(c); });
+    CHECK(title.rfind(wanted.substr(0, std::min<size_t>(wanted.size(), 12)), 0) ==
+          0);  // that heading, not a search hit
+  }
+}
+
 TEST_CASE("the catalog rejects broken snippet data") {
-  CHECK_FALSE(guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = '${1:x'\n", "t.toml"));
+  CHECK_FALSE(
+      guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = '${1:x'\n", "t.toml"));
   CHECK_FALSE(guidance::SnippetCatalog::parse(
       "[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\nlanguage = \"rust\"\n", "t.toml"));
-  CHECK_FALSE(guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
   CHECK_FALSE(
-      guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = "
-                            "\"a\"\nprefix = \"q\"\nbody = 'y'\n",
-                            "t.toml"));  // duplicate id
+      guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nbody = 'x'\n", "t.toml"));  // no prefix
+  CHECK_FALSE(guidance::SnippetCatalog::parse(
+      "[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n[[snippet]]\nid = "
+      "\"a\"\nprefix = \"q\"\nbody = 'y'\n",
+      "t.toml"));  // duplicate id
+  auto one = [](const std::string& extra) {
+    return guidance::SnippetCatalog::parse("[[snippet]]\nid = \"a\"\nprefix = \"p\"\nbody = 'x'\n" + extra,
+                                           "t.toml");
+  };
+  CHECK_FALSE(one("context = \"kernel-body\"\n"));  // unknown context
+  CHECK_FALSE(one("context = \"python-test\"\n"));  // a CUDA snippet in Python files
+  CHECK_FALSE(one("context = []\n"));
+  CHECK_FALSE(one("context = 3\n"));
+  CHECK_FALSE(one("context = \"cuda-device-code\"\n"));  // a fragment without a wrapper
+  CHECK_FALSE(one("context = \"cuda-device-code\"\ncompile_wrapper = 'int main() {}'\n"));  // no {{snippet}}
+  auto fragment =
+      one("context = \"cuda-device-code\"\ncompile_wrapper = '__global__ void k() { {{snippet}} }'\n");
+  REQUIRE(fragment);
+  CHECK(fragment->all()[0].compilation_unit() == "__global__ void k() { x }");
+  auto uncompiled = one("context = [\"cuda-device-code\", \"cuda-host-code\"]\ncompile = false\n");
+  REQUIRE(uncompiled);
+  CHECK(uncompiled->all()[0].contexts.size() == 2);
+  auto defaulted = one("language = \"cpp\"\n");  // no `context`: what the language always had
+  REQUIRE(defaulted);
+  CHECK(defaulted->all()[0].offered_in(guidance::SnippetContext::TorchBinding));
   auto no_snippets = guidance::SnippetCatalog::parse("[[construct]]\nid = \"x\"\n", "constructs.toml");
   REQUIRE(no_snippets);
   CHECK(no_snippets->all().empty());
@@ -126,7 +173,9 @@ TEST_CASE("VS Code export: .code-snippets JSON with every snippet") {
   }
   CHECK(vscode["RMSNorm row kernel (warp reduction)"]["scope"] == "cuda-cpp");
   CHECK(vscode["build.toml (edition 5)"]["scope"] == "toml");
-  CHECK(vscode["Python package __init__.py"]["scope"] == "python");
+  CHECK(vscode[catalog().find("python-init")->name]["scope"] == "python");
+  CHECK(vscode[catalog().find("torch-library-expand")->name]["scope"] == "cpp");  // torch-ext/ C++ only
+  CHECK(vscode[catalog().find("warp-sum")->name]["scope"] == "cuda-cpp");
 }
 
 TEST_CASE("Neovim export: a VS Code-style package LuaSnip loads") {
@@ -150,12 +199,21 @@ TEST_CASE("Neovim export: a VS Code-style package LuaSnip loads") {
   CHECK(files.count("cuda.json"));
   CHECK(files.count("toml.json"));
   CHECK(seen.size() == catalog().all().size());  // every snippet, under some filetype
-  CHECK(total >= catalog().all().size());        // C++ bindings appear for cpp and cuda
+  CHECK(total >= catalog().all().size());        // one filetype per language of its contexts
+  CHECK(files.count("python.json"));
 }
 
 TEST_CASE("JSON export and `kernel-lsp snippets export` through the binary") {
   json document = json::parse(kl::guidance::export_snippets_json(catalog()).dump());
   REQUIRE(document["snippets"].size() == catalog().all().size());
+  for (const auto& entry : document["snippets"]) {
+    INFO(entry["id"]);
+    REQUIRE(entry["context"].is_array());
+    CHECK_FALSE(entry["context"].empty());
+    for (const auto& name : entry["context"]) CHECK(guidance::parse_context(name.get<std::string>()));
+    if (entry["id"] == "warp-sum") CHECK(entry["context"] == json::array({"cuda-device-code"}));
+    if (entry["id"] == "build-toml") CHECK(entry["context"] == json::array({"build-toml-new"}));
+  }
 
   REQUIRE(fs::exists(KL_BINARY));
   const fs::path out = fs::temp_directory_path() / ("kl-snippets-" + std::to_string(::getpid()));

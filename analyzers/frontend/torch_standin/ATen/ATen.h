@@ -4,12 +4,14 @@
 // finds them (see analyzers/frontend/torch_standin/README.md).
 //
 // What kernel files get from ATen.h: Tensor and its options, the factories, dispatch, the
-// device guard, the narrow float types, exceptions and the glog-style LOG / CHECK macros.
+// device guard, the narrow float types, exceptions and the glog-style LOG / CHECK macros, and
+// at::Generator (PyTorch's ATen.h reaches it through ATen/Context.h).
 #include <ATen/DeviceGuard.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Functions.h>
 #include <ATen/Tensor.h>
 #include <ATen/TensorIndexing.h>
+#include <ATen/core/Generator.h>
 #include <ATen/core/TensorAccessor.h>
 #include <c10/core/Device.h>
 #include <c10/core/DeviceGuard.h>
@@ -20,3 +22,5 @@
 #include <c10/util/Half.h>
 #include <c10/util/Logging.h>
 #include <c10/util/irange.h>
+
+#include <functional>

@@ -19,6 +19,9 @@
 #include <c10/core/ScalarType.h>
 #include <c10/core/TensorOptions.h>
 #include <c10/util/ArrayRef.h>
+// As in PyTorch, where TensorBody.h includes it: code that includes only this header uses
+// TORCH_CHECK.
+#include <c10/util/Exception.h>
 #include <c10/util/Optional.h>
 #include <c10/util/typeid.h>
 

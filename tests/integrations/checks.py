@@ -1,0 +1,20 @@
+"""The integration tests' failure list: a check records what failed and the run goes on, so one
+run reports every broken part of a config, not only the first."""
+
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("FAIL:", message)
+    return condition
+
+
+def exit_code():
+    """0 when every check held, else 1, after saying how many failed."""
+    if FAILURES:
+        print(f"{len(FAILURES)} failure(s)")
+        return 1
+    print("ok")
+    return 0
