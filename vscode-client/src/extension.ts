@@ -1,12 +1,15 @@
 // The VS Code / Cursor side of kernel-lsp: wires the language client (src/serverClient.ts), the
-// status bar, the commands (src/commands.ts), the lint task and the benchmark report view. The
-// server starts with the first document it would analyse, not at activation: VS Code activates
-// the extension for every TOML and Markdown file, and most of those are not kernel-lsp's.
+// status bar, the commands (src/commands.ts), the lint task, the benchmark report panel and the
+// Explorer's Benchmark Reports view. The server starts with the first document it would analyse,
+// not at activation: VS Code activates the extension for every TOML and Markdown file, and most
+// of those are not kernel-lsp's.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { buildOrBench, cancelJobs, installSkill, openBenchReport, showGuidance } from './commands';
 import { startsServer } from './project';
-import { ReportView } from './reportView';
+import { refreshReportsCommand, reportsViewId } from './reportList';
+import { ReportTree } from './reportTree';
+import { ReportView, registerReportSerializer } from './reportView';
 import { ServerClient } from './serverClient';
 import { readSettings } from './settings';
 import { StatusController } from './statusController';
@@ -36,7 +39,8 @@ const statusMenu = [
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('kernel-lsp');
-  const reports = new ReportView();
+  const reports = new ReportView(context.workspaceState);
+  const reportTree = new ReportTree();
   const guidance = new GuidanceDocuments();
   const status = new StatusController((method, params) => client.request(method, params));
   const showLog = () => output.show(true);
@@ -45,7 +49,10 @@ export function activate(context: vscode.ExtensionContext): void {
     workspaceFolder,
     onState: (state, detail) => status.setState(state, detail),
     onJob: (job, running) => status.setJob(job, running),
-    onBenchReport: (report) => void reports.show(report),
+    onBenchReport: (report) => {
+      void reports.show(report);
+      reportTree.refresh();
+    },
     showLog,
     openPathSetting: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'kernelLsp.path'),
   });
@@ -59,7 +66,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const restartIfStarted = () => { if (client.started) void client.restart(); };
 
   context.subscriptions.push(
-    output, reports, status,
+    output, reports, reportTree, status,
+    registerReportSerializer(reports),
+    vscode.window.registerTreeDataProvider(reportsViewId, reportTree),
+    vscode.commands.registerCommand(refreshReportsCommand, () => reportTree.refresh()),
     vscode.workspace.registerTextDocumentContentProvider(GuidanceDocuments.scheme, guidance),
     vscode.tasks.registerTaskProvider(lintTaskType, new LintTaskProvider(() => host.binary())),
     vscode.commands.registerCommand('kernelLsp.restartServer', () => client.restart()),
@@ -85,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   for (const document of vscode.workspace.textDocuments) startFor(document);
+  reportTree.refresh();  // sets the context key that shows the view
 }
 
 export async function deactivate(): Promise<void> {

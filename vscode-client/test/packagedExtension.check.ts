@@ -1,6 +1,6 @@
 // Checks of the packaged .vsix (run after `npm run package`, by `npm run check:vsix`): what VS
-// Code reads from it — the manifest's languages, commands, settings, task type, problem matcher,
-// snippets, activation events and workspace-trust declaration — and that the bundle and the
+// Code reads from it — the manifest's languages, commands, views, settings, task type, problem
+// matcher, snippets, activation events and workspace-trust declaration — and that the bundle and the
 // snippets are inside while sources and node_modules are not.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import * as yauzl from 'yauzl';
 import { lintLinePattern } from '../src/lintTask';
+import { hasKernelProjectKey, refreshReportsCommand, reportPanelViewType, reportsViewId } from '../src/reportList';
 
 const extensionDir = path.resolve(__dirname, '..');
 const entries = new Map<string, Buffer>();
@@ -40,7 +41,8 @@ interface Manifest {
   activationEvents: string[];
   contributes: {
     languages: { id: string; extensions?: string[]; filenames?: string[] }[];
-    commands: { command: string; title: string }[];
+    commands: { command: string; title: string; icon?: string }[];
+    views?: Record<string, { id: string; name: string; when?: string }[]>;
     configuration: { properties: Record<string, unknown> };
     snippets: { language: string; path: string }[];
     taskDefinitions: { type: string; properties: Record<string, unknown> }[];
@@ -81,9 +83,26 @@ test('languages: CUDA sources and build.toml', () => {
   assert.deepEqual(toml?.filenames, ['build.toml']);
 });
 
-test('activation on CUDA files, build.toml and SKILL.md', () => {
-  for (const event of ['onLanguage:cuda-cpp', 'onLanguage:toml', 'onLanguage:markdown', 'workspaceContains:**/build.toml', 'workspaceContains:**/SKILL.md', 'onTaskType:kernel-lsp'])
+test('activation on CUDA files, build.toml and SKILL.md, and to restore a report panel', () => {
+  for (const event of ['onLanguage:cuda-cpp', 'onLanguage:toml', 'onLanguage:markdown', 'workspaceContains:**/build.toml', 'workspaceContains:**/SKILL.md', 'onTaskType:kernel-lsp',
+    `onWebviewPanel:${reportPanelViewType}`])
     assert.ok(manifest.activationEvents.includes(event), event);
+  // The panel's viewType in the bundle is the one the activation event names.
+  assert.ok(entries.get('extension/dist/extension.js')?.toString('utf8').includes(`"${reportPanelViewType}"`), reportPanelViewType);
+});
+
+test('views: Benchmark Reports in the Explorer of kernel projects, with a refresh button', () => {
+  const view = manifest.contributes.views?.explorer?.find((v) => v.id === reportsViewId);
+  assert.ok(view, JSON.stringify(manifest.contributes.views));
+  assert.equal(view.name, 'Benchmark Reports');
+  assert.equal(view.when, hasKernelProjectKey);
+  const refresh = manifest.contributes.commands.find((c) => c.command === refreshReportsCommand);
+  assert.equal(refresh?.icon, '$(refresh)');
+  assert.ok(manifest.contributes.menus['view/title']?.some((m) => m.command === refreshReportsCommand && m.when === `view == ${reportsViewId}`),
+    JSON.stringify(manifest.contributes.menus['view/title']));
+  // The bundle registers the tree under the view's id and sets the key the view's `when` reads.
+  const bundle = entries.get('extension/dist/extension.js')?.toString('utf8') ?? '';
+  for (const id of [reportsViewId, refreshReportsCommand, hasKernelProjectKey]) assert.ok(bundle.includes(`"${id}"`), id);
 });
 
 test('commands: build, benchmark, cancel, guidance, skill install, report, log, restart', () => {
