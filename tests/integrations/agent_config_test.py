@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from checks import FAILURES, check, exit_code  # noqa: E402
+from checks import check, exit_code, server_session  # noqa: E402
 from links import link_problem  # noqa: E402
 from lsp_client import LspClient, file_uri, resolve_command  # noqa: E402
 
@@ -171,7 +171,7 @@ def run_claude_code(tmp):
     argv = [resolve_command(expand(server["command"]), env)] + [expand(a) for a in server.get("args", [])]
     project = example_project(tmp)
     client = LspClient(argv, env=env, cwd=project)
-    try:
+    with server_session(client):
         params = {"processId": os.getpid(), "rootUri": file_uri(project),
                   "workspaceFolders": [{"uri": file_uri(project), "name": project.name}],
                   "capabilities": {"textDocument": {"publishDiagnostics": {"relatedInformation": True,
@@ -210,13 +210,6 @@ def run_claude_code(tmp):
         noisy = [p for p in client.published() if p["uri"] == file_uri(other) and p["diagnostics"]]
         check(not noisy, f"pyproject.toml got diagnostics: {noisy}")
         check(client.shutdown() == 0, "the server did not exit with 0 after shutdown and exit")
-    except Exception:
-        FAILURES.append("the session broke off")
-        raise
-    finally:
-        client.kill()
-        if FAILURES:
-            print(client.stderr_text()[-4000:])
 
 
 # ---- OpenCode --------------------------------------------------------------------------------
@@ -269,7 +262,7 @@ def run_opencode(tmp):
         "client/registerCapability": lambda params: None,
         "workspace/workspaceFolders": lambda params: [{"name": "workspace", "uri": file_uri(project)}],
     })
-    try:
+    with server_session(client):
         client.request("initialize", {
             "rootUri": file_uri(project), "processId": client.proc.pid,
             "workspaceFolders": [{"name": "workspace", "uri": file_uri(project)}],
@@ -306,13 +299,6 @@ def run_opencode(tmp):
         published = client.diagnostics(file_uri(toml), 120, has_code("build-toml"))
         print(f"opencode: build.toml diagnostics {sorted({d['code'] for d in published['diagnostics']})}")
         check(client.shutdown() == 0, "the server did not exit with 0 after shutdown and exit")
-    except Exception:
-        FAILURES.append("the session broke off")
-        raise
-    finally:
-        client.kill()
-        if FAILURES:
-            print(client.stderr_text()[-4000:])
 
 
 def main():

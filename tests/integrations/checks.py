@@ -1,6 +1,8 @@
 """The integration tests' failure list: a check records what failed and the run goes on, so one
 run reports every broken part of a config, not only the first."""
 
+import contextlib
+
 FAILURES = []
 
 
@@ -18,3 +20,18 @@ def exit_code():
         return 1
     print("ok")
     return 0
+
+
+@contextlib.contextmanager
+def server_session(client):
+    """A conversation with `client`'s server: one that raises counts as a failure; the server is
+    killed at the end whatever happened, and its log is shown when anything failed."""
+    try:
+        yield client
+    except Exception:
+        FAILURES.append("the session broke off")
+        raise
+    finally:
+        client.kill()
+        if FAILURES:
+            print(client.stderr_text()[-4000:])

@@ -30,7 +30,7 @@ except ImportError:  # Debian: python3-yaml
     sys.exit(77)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from checks import FAILURES, check, exit_code  # noqa: E402
+from checks import check, exit_code  # noqa: E402
 from links import link_problem  # noqa: E402
 from sarif import sarif_problems  # noqa: E402
 

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from checks import FAILURES, check, exit_code  # noqa: E402
+from checks import check, exit_code, server_session  # noqa: E402
 from links import file_uri_path, link_problem  # noqa: E402
 from lsp_client import LspClient, file_uri  # noqa: E402
 
@@ -89,7 +89,7 @@ def check_server(repo, binary, tmp):
     (skill / "SKILL.md").write_text("---\nname: broken\n---\n\nSee [a page](references/missing.md).\n")
     skill_folder = repo / "skills" / "cuda-kernels"
     client = LspClient([str(binary), "serve", "--stdio"], env=dict(os.environ), cwd=project)
-    try:
+    with server_session(client):
         client.request("initialize", {
             "processId": os.getpid(), "rootUri": file_uri(project.parent),
             "capabilities": {"textDocument": {"publishDiagnostics": {"codeDescriptionSupport": True,
@@ -137,13 +137,6 @@ def check_server(repo, binary, tmp):
                                   and "docsBaseUrl" in m["params"]["message"], 30, "a message about docsBaseUrl")
         print(f"server with a bad docsBaseUrl: {message['params']['message']}")
         check(client.shutdown() == 0, "the server did not exit with 0")
-    except Exception:
-        FAILURES.append("the session broke off")
-        raise
-    finally:
-        client.kill()
-        if FAILURES:
-            print(client.stderr_text()[-4000:])
 
 
 def check_documents(repo):

@@ -18,6 +18,7 @@
 
 #include "guidance/snippet_catalog.h"
 #include "support/process.h"
+#include "tests/unit/snippet_test_support.h"
 
 namespace fs = std::filesystem;
 using kl::guidance::Snippet;
@@ -25,14 +26,7 @@ using kl::guidance::SnippetLanguage;
 
 namespace {
 
-const kl::guidance::SnippetCatalog& catalog() {
-  static const kl::guidance::SnippetCatalog c = [] {
-    auto loaded = kl::guidance::SnippetCatalog::load(fs::path(KL_SOURCE_DIR) / "snippets");
-    if (!loaded) FAIL(loaded.error().describe());
-    return *loaded;
-  }();
-  return c;
-}
+const kl::guidance::SnippetCatalog& catalog() { return kl::guidance::testing::repository_snippets(); }
 
 fs::path find_nvcc() {
   for (const fs::path candidate : {fs::path("/usr/local/cuda/bin/nvcc"), fs::path(KL_NVCC)})

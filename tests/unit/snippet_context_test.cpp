@@ -10,6 +10,7 @@
 
 #include "lsp/features/completion_snippets.h"
 #include "lsp/features/cxx_scope_scan.h"
+#include "tests/unit/snippet_test_support.h"
 
 namespace fs = std::filesystem;
 using kl::guidance::SnippetContext;
@@ -39,14 +40,7 @@ const std::set<SnippetContext> kFile = {SnippetContext::CudaFileScope};
 const std::set<SnippetContext> kDevice = {SnippetContext::CudaDeviceCode};
 const std::set<SnippetContext> kHost = {SnippetContext::CudaHostCode};
 
-const kl::guidance::SnippetCatalog& catalog() {
-  static const kl::guidance::SnippetCatalog c = [] {
-    auto loaded = kl::guidance::SnippetCatalog::load(fs::path(KL_SOURCE_DIR) / "snippets");
-    if (!loaded) FAIL(loaded.error().describe());
-    return *loaded;
-  }();
-  return c;
-}
+const kl::guidance::SnippetCatalog& catalog() { return kl::guidance::testing::repository_snippets(); }
 
 // Prefixes offered with the cursor at the end of the line that holds `@`: the word typed is
 // the rest of that line after `@`. Checks that each item replaces exactly that word.
