@@ -47,6 +47,7 @@ def main():
     parser.add_argument("--out")
     args = parser.parse_args()
     args.server = os.path.abspath(args.server)  # the server runs in the corpus folder
+    args.corpus = os.path.abspath(args.corpus)  # document URIs are made from these paths
 
     files = corpus_files(args.corpus)
     random.Random(args.seed).shuffle(files)
