@@ -157,6 +157,23 @@ function baseName(demangled) {
   return name.split(/ |::/).pop();
 }
 
+// The suite's own compile of `src` for `cap` (the kernels.compile.* tests, KL_PTXAS_LOGS), when
+// it used exactly these flags: its first line names them. Otherwise null, and nvcc runs here.
+function compiledLog(project, src, cap, flags) {
+  const dir = process.env.KL_PTXAS_LOGS;
+  if (!dir) return null;
+  const file = path.join(dir, path.basename(project), `${path.basename(src, '.cu')}.${targetOf(cap).replace('_', '')}.log`);
+  if (!fs.existsSync(file)) return null;
+  const [first, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
+  if (first !== `# nvcc flags: ${flags.join(' ')}`) {
+    console.log(`  ${file}: compiled with other flags (${first}); compiling here`);
+    return null;
+  }
+  logsUsed++;
+  return rest.join('\n');
+}
+let logsUsed = 0;
+
 // {`${kernel}@${target}`: {min, max, spill}} from ptxas' report of every compile of the project.
 function ptxasReport(project) {
   const entries = [];
@@ -167,9 +184,11 @@ function ptxasReport(project) {
         // kernel-builder's own additions: its preamble's defines, and torch's CMake CUDA flags
         // for sections that depend on torch.
         const builder = ['-DUSE_CUDA=1', '-DCUDA_KERNEL', ...(section.torch ? ['--expt-relaxed-constexpr', '--expt-extended-lambda'] : [])];
-        const args = ['-std=c++17', gencode, '-Xptxas', '-v', '-c', '-o', '/dev/null', ...builder, ...section.flags,
-          ...section.includes.map((i) => `-I${path.join(project, i)}`), path.join(project, src)];
-        const text = execFileSync('sh', ['-c', '"$0" "$@" 2>&1', nvcc, ...args], { cwd: project, encoding: 'utf8' });
+        const flags = ['-std=c++17', gencode, '-Xptxas', '-v', ...builder, ...section.flags];
+        const args = [...flags, '-c', '-o', '/dev/null', ...section.includes.map((i) => `-I${path.join(project, i)}`),
+          path.join(project, src)];
+        const text = compiledLog(project, src, cap, flags)
+          ?? execFileSync('sh', ['-c', '"$0" "$@" 2>&1', nvcc, ...args], { cwd: project, encoding: 'utf8' });
         let current = null;
         for (const line of text.split('\n')) {
           let m = line.match(/Compiling entry function '([^']+)' for '(sm_\w+)'/);
@@ -283,6 +302,7 @@ async function main() {
       console.log(`  ${name}: ${seen.size} kernel×capability lenses checked, e.g. "${example.command.title}"`);
     });
   }
+  console.log(`  nvcc's reports: ${logsUsed} from the suite's compile logs (KL_PTXAS_LOGS), the rest compiled here`);
   assert.ok(lensRefreshes > 0, 'workspace/codeLens/refresh after a build');
   assert.ok(progressReports.some((p) => p.value.kind === 'report' && p.value.percentage > 0), 'build progress');
   assert.ok(logLines.some((l) => /-Xptxas -v/.test(l)), 'nvcc command lines in the log');
