@@ -4,7 +4,7 @@
 // itself, so the project has no copy and every `#include <cute/...>` is a missing header to
 // kernel-lsp. Where the user has one (cutlassPath setting, --cutlass-path, CUTLASS_PATH,
 // CUTLASS_DIR, CUTLASS_HOME), its include folders go on the parse's command line as system
-// headers (their function bodies are not walked, like CUDA's).
+// headers (their function bodies are kept for the access model: function_bodies.h).
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -21,6 +21,7 @@
 #include <mutex>
 
 #include "analyzers/frontend/device_invocation.h"
+#include "analyzers/frontend/function_bodies.h"
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/frontend/toolkit_pch.h"
 #include "support/fs_paths.h"
@@ -210,13 +211,6 @@ class CollectingDiagnostics : public clang::DiagnosticConsumer {
 // decls). With a precompiled preamble the headers' declarations are never deserialized for a
 // walk (that alone cost more than re-parsing the file after an edit); without one, the CUDA and
 // C++ headers' thousands of declarations are skipped by one location test each.
-}  // namespace
-
-bool skip_function_body(const clang::SourceManager* sources, const clang::Decl* decl) {
-  return sources && decl && sources->isInSystemHeader(sources->getExpansionLoc(decl->getLocation()));
-}
-
-namespace {
 
 class VisitingConsumer : public clang::ASTConsumer {
  public:
@@ -224,11 +218,8 @@ class VisitingConsumer : public clang::ASTConsumer {
                    const bool& retried)
       : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel), retried_(retried) {}
   void Initialize(clang::ASTContext& context) override { sources_ = &context.getSourceManager(); }
-  // With FrontendOptions::SkipFunctionBodies set, the parser asks here: the bodies of functions
-  // in system headers (CUDA's, clang's wrappers, the C++ library) are skipped. No rule looks
-  // inside them (a feature is recognised at the user's call, by the callee's declaration), and
-  // they are most of what a parse of a kernel file spends its time on.
-  bool shouldSkipFunctionBody(clang::Decl* decl) override { return skip_function_body(sources_, decl); }
+  // With FrontendOptions::SkipFunctionBodies set, the parser asks here (function_bodies.h).
+  bool shouldSkipFunctionBody(clang::Decl* decl) override { return bodies_.skip(sources_, decl); }
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
     for (clang::Decl* decl : group) {
       if (!sources_ || !sources_->isInSystemHeader(sources_->getExpansionLoc(decl->getLocation())))
@@ -257,6 +248,7 @@ class VisitingConsumer : public clang::ASTConsumer {
   const CancellationToken* cancel_;
   const bool& retried_;
   const clang::SourceManager* sources_ = nullptr;
+  FunctionBodySkipping bodies_;
   std::vector<clang::Decl*> local_decls_;
 };
 

@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "analyzers/frontend/device_parser.h"
+#include "analyzers/frontend/function_bodies.h"
 
 namespace kl::analyzers {
 
@@ -21,8 +22,6 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
                                                                ParseOutcome& outcome,
                                                                const std::vector<std::string>& watched_macros,
                                                                const std::string& main_file);
-// Also there: whether a function's body is skipped (those in system headers).
-bool skip_function_body(const clang::SourceManager* sources, const clang::Decl* decl);
 
 struct PreambleCache::Entry {
   std::mutex mutex;
@@ -51,7 +50,7 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
         make_preprocessor_observer(*sources_, outcome_, watched_, main_file_),
         make_signature_recorder(compiler_->getPreprocessor(), outcome_.signature));
   }
-  bool shouldSkipFunctionBody(clang::Decl* decl) override { return skip_function_body(sources_, decl); }
+  bool shouldSkipFunctionBody(clang::Decl* decl) override { return bodies_.skip(sources_, decl); }
 
  private:
   ParseOutcome& outcome_;
@@ -59,6 +58,7 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
   std::string main_file_;
   const clang::SourceManager* sources_ = nullptr;
   clang::CompilerInstance* compiler_ = nullptr;
+  FunctionBodySkipping bodies_;
 };
 
 std::string cache_key(const clang::CompilerInvocation& invocation, const std::string& file) {

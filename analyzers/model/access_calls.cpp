@@ -147,12 +147,17 @@ Value AccessInterpreter::Impl::eval_opaque_call(const clang::CallExpr* call, con
   const clang::FunctionDecl* callee = call->getDirectCallee();
   auto arg = [&](unsigned i) { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
   Variation v = Variation::Uniform;
+  std::vector<const clang::Expr*> args;
+  std::vector<Value> values;
   for (unsigned i = 0; i < call->getNumArgs(); ++i) {
     const clang::ParmVarDecl* param = callee && i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
-    v = max_variation(v, variation_of(eval_argument(arg(i), param, env, false)));
+    args.push_back(arg(i));
+    values.push_back(eval_argument(arg(i), param, env, false));
+    v = max_variation(v, variation_of(values.back()));
   }
   if (auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
     v = max_variation(v, variation_of(eval_implicit_object(member, env)));
+  if (!host_mode) record_library_call(call, callee, args, values, env);
   if (callee && callee->isNoReturn()) env.dead = true;
   if (name == "__trap" || name == "__assert_fail" || name == "__builtin_unreachable" || name == "abort")
     env.dead = true;
@@ -249,6 +254,8 @@ Value AccessInterpreter::Impl::eval_operator_call(const clang::CXXOperatorCallEx
   if (user_code && !host_mode && !quiet && static_cast<int>(frames.size()) <= kMaxInlineDepth)
     return inline_call(op, definition, env);
   Variation v = Variation::Uniform;
+  std::vector<const clang::Expr*> args;  // those that bind parameters (not the object)
+  std::vector<Value> values;
   for (unsigned i = 0; i < op->getNumArgs(); ++i) {
     const clang::ParmVarDecl* param = nullptr;
     if (callee) {
@@ -265,8 +272,11 @@ Value AccessInterpreter::Impl::eval_operator_call(const clang::CXXOperatorCallEx
       unsigned p = method ? i - 1 : i;
       if (p < callee->getNumParams()) param = callee->getParamDecl(p);
     }
-    v = max_variation(v, variation_of(eval_argument(op->getArg(i), param, env, false)));
+    args.push_back(op->getArg(i));
+    values.push_back(eval_argument(op->getArg(i), param, env, false));
+    v = max_variation(v, variation_of(values.back()));
   }
+  if (!host_mode) record_library_call(op, callee, args, values, env);
   if (is_integral_type(op->getType())) return opaque(v, text_of(op));
   return Value::none(v);
 }
@@ -306,10 +316,15 @@ Value AccessInterpreter::Impl::eval_construct(const clang::CXXConstructExpr* con
     return eval(src, env);
   }
   Variation v = Variation::Uniform;
+  std::vector<const clang::Expr*> args;
+  std::vector<Value> values;
   for (unsigned i = 0; i < construct->getNumArgs(); ++i) {
     const clang::ParmVarDecl* param = ctor && i < ctor->getNumParams() ? ctor->getParamDecl(i) : nullptr;
-    v = max_variation(v, variation_of(eval_argument(construct->getArg(i), param, env, false)));
+    args.push_back(construct->getArg(i));
+    values.push_back(eval_argument(construct->getArg(i), param, env, false));
+    v = max_variation(v, variation_of(values.back()));
   }
+  if (!host_mode) record_library_call(construct, ctor, args, values, env);
   return Value::none(v);
 }
 

@@ -207,6 +207,7 @@ void AccessInterpreter::Impl::exec(const clang::Stmt* s, Env& env) {
   if (auto* label = llvm::dyn_cast<clang::LabelStmt>(s)) return exec(label->getSubStmt(), env);
   if (auto* attributed = llvm::dyn_cast<clang::AttributedStmt>(s)) return exec(attributed->getSubStmt(), env);
   if (auto* sc = llvm::dyn_cast<clang::SwitchCase>(s)) return exec(sc->getSubStmt(), env);
+  if (auto* gcc_asm = llvm::dyn_cast<clang::GCCAsmStmt>(s)) return exec_asm(gcc_asm, env);
   if (llvm::isa<clang::AsmStmt>(s) || llvm::isa<clang::NullStmt>(s)) return;
   if (auto* e = llvm::dyn_cast<clang::Expr>(s)) {
     eval(e, env);

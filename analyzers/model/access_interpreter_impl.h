@@ -10,6 +10,8 @@
 //   access_calls.cpp        calls, intrinsics, inlining, operators, constructors, launches
 //   access_executor.cpp     statements (exec), loops, if/switch; conditions (assume, relation)
 //   access_recorder.cpp     record: MemoryAccess, coalescing and alignment verdicts
+//   access_instructions.cpp accesses written as text or hidden in libraries: inline PTX, calls
+//                           into CUTLASS/CuTe/CUDA headers (library_accesses.h)
 //
 // Contracts every part keeps:
 // - Bounded work. eval and exec count one step each (kMaxSteps per analysed function; past it
@@ -46,6 +48,8 @@
 #include "analyzers/model/access_values.h"
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/affine_form.h"
+#include "analyzers/model/library_accesses.h"
+#include "analyzers/model/ptx_text.h"
 #include "analyzers/model/safe_types.h"
 
 namespace clang {
@@ -60,6 +64,7 @@ class CXXMemberCallExpr;
 class CXXOperatorCallExpr;
 class DeclRefExpr;
 class DeclStmt;
+class GCCAsmStmt;
 class Expr;
 class IfStmt;
 class MemberExpr;
@@ -158,8 +163,11 @@ struct AccessInterpreter::Impl {
   const KernelLaunchFacts* launch_facts = nullptr;
   const std::set<const clang::FunctionDecl*>* host_inlinable = nullptr;
 
+  // Kept for the whole parse: what each library function reached does to global memory.
+  LibraryAccessSummaries library;
+
   Impl(clang::ASTContext& c, const SourceView& v, const ModelOptions& o)
-      : ctx(c), view(v), options(o), policy(c.getLangOpts()) {
+      : ctx(c), view(v), options(o), policy(c.getLangOpts()), library(c) {
     policy.SuppressTagKeyword = true;
     policy.SuppressScope = false;
   }
@@ -281,6 +289,27 @@ struct AccessInterpreter::Impl {
   // Host code: appends a LaunchObservation (block shape, what each argument is known to be).
   Value eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env);
 
+  // ---------------------------------------------------------------- instructions (access_instructions.cpp)
+  // Accesses the expressions do not show. Inline PTX: its operands are evaluated (a memory
+  // operand is a load, a memory output a store), each `ld`/`st`/`red`/`atom`/`cp.async` through
+  // an operand the interpreter tracks is recorded like a dereference of that width, one through
+  // an untracked address (a PTX register, an opaque pointer) of explicit .global space as
+  // unjudged. A call into library code (not inlined: not the user's) records what its summary
+  // says: accesses through the pointer arguments it is passed, judged with their values, and
+  // global accesses through other addresses, unjudged, at the call.
+
+  void exec_asm(const clang::GCCAsmStmt* statement, Env& env);
+  // `args`/`values`: the call's arguments that bind the callee's parameters, in order.
+  void record_library_call(const clang::Expr* call, const clang::FunctionDecl* callee,
+                           const std::vector<const clang::Expr*>& args, const std::vector<Value>& values,
+                           const Env& env);
+  void record_instruction(const clang::Expr* operand, const Value& address, uint32_t width,
+                          PtxMemoryAccess::Kind kind, const std::string& instruction, const Env& env);
+  // A global access whose address the model does not know: seen, not judged.
+  void record_untracked(clang::SourceRange where, PtxMemoryAccess::Kind kind, uint32_t width,
+                        const std::string& instruction, const std::string& via, const Env& env);
+  clang::QualType unsigned_of_bytes(uint32_t bytes) const;
+
   // ---------------------------------------------------------------- conditions (access_executor.cpp)
   // assume(cond, truth, env): `env` is a path on which `cond` is `truth`; adds the facts and
   // lane guards that follow to env.facts/env.guards. Evaluates (parts of) the condition again,
@@ -334,6 +363,8 @@ struct AccessInterpreter::Impl {
               const Env& env, const std::string& field_of = "");
   MemoryAccess describe_access(const clang::Expr* e, const Base& base, clang::QualType t, bool store,
                                bool atomic, const std::string& field_of) const;
+  // A record placed at `where`: location, function, kernel and call chain.
+  MemoryAccess placed_record(clang::SourceRange where) const;
   int64_t access_width(clang::QualType t, std::optional<int64_t> size, uint64_t align, Poly& offset,
                        MemoryAccess& m);
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,

@@ -178,8 +178,20 @@ void AccessInterpreter::Impl::describe_element(const clang::Expr* e, const Value
 MemoryAccess AccessInterpreter::Impl::describe_access(const clang::Expr* e, const Base& base,
                                                       clang::QualType t, bool store, bool atomic,
                                                       const std::string& field_of) const {
+  MemoryAccess m = placed_record(e->getSourceRange());
+  m.is_store = store;
+  m.is_atomic = atomic;
+  m.space = base.space;
+  m.base_name = base.name;
+  m.type_name = t.getAsString(policy);
+  m.field_of = field_of;
+  if (m.field_of.empty() && t->isRecordType() && !is_vector_record(t)) m.field_of = m.type_name;
+  return m;
+}
+
+MemoryAccess AccessInterpreter::Impl::placed_record(clang::SourceRange where) const {
   MemoryAccess m;
-  m.location = view.location_of(e->getSourceRange());
+  m.location = view.location_of(where);
   m.function = frames.empty() ? kernel_name : qualified_name(*frames.back().function);
   m.kernel = kernel_name;
   for (const auto& f : frames)
@@ -192,13 +204,6 @@ MemoryAccess AccessInterpreter::Impl::describe_access(const clang::Expr* e, cons
     if (frames.size() >= 2) m.function = qualified_name(*frames[frames.size() - 2].function);
     else m.function = kernel_name;
   }
-  m.is_store = store;
-  m.is_atomic = atomic;
-  m.space = base.space;
-  m.base_name = base.name;
-  m.type_name = t.getAsString(policy);
-  m.field_of = field_of;
-  if (m.field_of.empty() && t->isRecordType() && !is_vector_record(t)) m.field_of = m.type_name;
   m.block_shape = block.describe();
   return m;
 }

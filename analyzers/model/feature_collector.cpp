@@ -4,7 +4,6 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/TargetInfo.h>
 
-#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -13,53 +12,9 @@
 #include "analyzers/model/device_body_walker.h"
 #include "analyzers/model/device_code.h"
 #include "analyzers/model/device_reachability.h"
+#include "analyzers/model/ptx_text.h"
 
 namespace kl::analyzers {
-
-std::vector<PtxInstruction> split_ptx_instructions(std::string_view text) {
-  std::vector<PtxInstruction> out;
-  size_t i = 0;
-  auto skip_space = [&] {
-    while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == '{' || text[i] == '}'))
-      ++i;
-  };
-  while (i < text.size()) {
-    skip_space();
-    if (i >= text.size()) break;
-    // Comments
-    if (text.compare(i, 2, "//") == 0) {
-      while (i < text.size() && text[i] != '\n') ++i;
-      continue;
-    }
-    if (text.compare(i, 2, "/*") == 0) {
-      size_t end = text.find("*/", i + 2);
-      i = end == std::string_view::npos ? text.size() : end + 2;
-      continue;
-    }
-    // Predicate guard: @p or @!p
-    if (text[i] == '@') {
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-      skip_space();
-    }
-    size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != ';' &&
-           text[i] != '{' && text[i] != '}')
-      ++i;
-    std::string token(text.substr(start, i - start));
-    bool is_label = !token.empty() && token.back() == ':';
-    bool is_directive = !token.empty() && token.front() == '.';
-    bool is_operand_ref = !token.empty() && (token.front() == '%' || token.front() == '$');
-    if (!token.empty() && !is_label && !is_directive && !is_operand_ref &&
-        std::isalpha(static_cast<unsigned char>(token.front())))
-      out.push_back({start, token});
-    // Rest of the statement
-    if (!is_label) {
-      while (i < text.size() && text[i] != ';' && text[i] != '\n' && text[i] != '}') ++i;
-    }
-    if (i < text.size() && (text[i] == ';' || text[i] == '\n')) ++i;
-  }
-  return out;
-}
 
 namespace {
 

@@ -30,13 +30,4 @@ class SourceView;
 std::vector<FeatureUse> collect_feature_uses(clang::ASTContext& context, const SourceView& view,
                                              const FeatureTable& features);
 
-// Splits an inline-asm template into instructions and returns, for each, the offset of its
-// mnemonic in `text` and the mnemonic with modifiers ("cp.async.ca.shared.global").
-// Predicates (@p, @!p), labels, braces, directives (.reg ...) and comments are skipped.
-struct PtxInstruction {
-  size_t offset = 0;
-  std::string mnemonic;
-};
-std::vector<PtxInstruction> split_ptx_instructions(std::string_view text);
-
 }  // namespace kl::analyzers
