@@ -65,6 +65,23 @@ def executed_index(header):
     return None
 
 
+def split_unescaped_row(raw, width):
+    """A row whose Source cell holds unescaped double quotes (ncu writes the source line as is:
+    an asm statement's `"l"(ptr)` then splits into extra cells and shifts every metric). Every
+    other cell is a quoted value without quotes inside, so the row is split from the right:
+    the first cell, then the source text, then width - 2 cells. None when that does not fit."""
+    raw = raw.strip()
+    if len(raw) < 2 or not (raw.startswith('"') and raw.endswith('"')):
+        return None
+    first, sep, rest = raw[1:-1].partition('","')
+    if not sep:
+        return None
+    cells = rest.rsplit('","', width - 2)
+    if len(cells) != width - 1:
+        return None
+    return [first] + cells
+
+
 def parse_source_csv(text, fixture_base):
     """Per-line sums from one `--page source --csv --print-source cuda,sass` export.
 
@@ -81,9 +98,12 @@ def parse_source_csv(text, fixture_base):
     current_file_ok = True
     current_line = None
     line_row_has = {}
-    for row in csv.reader(io.StringIO(text)):
+    for raw in text.splitlines():
+        row = next(csv.reader([raw]), [])
         if not row:
             continue
+        if header is not None and len(row) != len(header):
+            row = split_unescaped_row(raw, len(header)) or row
         first = row[0].strip()
         joined = ",".join(row)
         if len(row) <= 2 and ("File" in first or "Path" in first or first.endswith((".cu", ".cuh", ".h"))):
