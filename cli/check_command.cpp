@@ -25,8 +25,8 @@ std::string plural(uint32_t n, const char* word, const char* words) {
 // finding can be told from a kernel the rules could not judge.
 void write_kernel_coverage(std::ostream& out, const analyzers::FileAnalysis& analysis, const std::string& file) {
   for (const analyzers::KernelCoverage& kernel : analysis.coverage) {
-    std::string seen = kernel.global_accesses() == 0
-                           ? std::string("no global accesses")
+    std::string seen = !kernel.has_code                  ? std::string("no code for this configuration")
+                       : kernel.global_accesses() == 0 ? std::string("no global accesses")
                            : plural(kernel.global_accesses(), "global access", "global accesses") + " (" +
                                  plural(kernel.global_loads, "load", "loads") + ", " +
                                  plural(kernel.global_stores, "store", "stores") + "), " +

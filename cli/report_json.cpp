@@ -19,7 +19,8 @@ nlohmann::json location_json(const analyzers::Location& location) {
 // how much of the code the rules could see, so that "no findings" can be told from "nothing
 // judged".
 struct CoverageTotals {
-  size_t kernels = 0, kernels_with_global_accesses = 0, global_accesses = 0, unjudged = 0, files_failed = 0;
+  size_t kernels = 0, kernels_without_code = 0, kernels_with_global_accesses = 0, global_accesses = 0, unjudged = 0,
+         files_failed = 0;
 };
 
 CoverageTotals coverage_totals(const LintReport& report) {
@@ -28,6 +29,7 @@ CoverageTotals coverage_totals(const LintReport& report) {
     if (file.analysis_failed) ++totals.files_failed;
     for (const auto& kernel : file.kernels) {
       ++totals.kernels;
+      if (!kernel.has_code) ++totals.kernels_without_code;
       if (kernel.global_accesses() > 0) ++totals.kernels_with_global_accesses;
       totals.global_accesses += kernel.global_accesses();
       totals.unjudged += kernel.unjudged;
@@ -77,6 +79,7 @@ void write_json_report(const LintReport& report, std::ostream& out, const guidan
                                      {"analysis_failures", failures},
                                      {"files_failed", coverage.files_failed},
                                      {"kernels", coverage.kernels},
+                                     {"kernels_without_code", coverage.kernels_without_code},
                                      {"kernels_with_global_accesses", coverage.kernels_with_global_accesses},
                                      {"global_accesses", coverage.global_accesses},
                                      {"accesses_unjudged", coverage.unjudged},

@@ -467,7 +467,8 @@ def classify(record, timed_out, stdout, stderr):
 
 
 # What the access model saw, from each report's summary (issue 14), summed per project.
-COVERAGE_KEYS = ("kernels", "kernels_with_global_accesses", "global_accesses", "accesses_unjudged")
+COVERAGE_KEYS = ("kernels", "kernels_without_code", "kernels_with_global_accesses", "global_accesses",
+                 "accesses_unjudged")
 
 
 def summarize(records):
@@ -651,10 +652,11 @@ def markdown(results, max_problems=40, max_rules=25):
     lines.append("")
     c = results["totals"].get("coverage", {})
     if c.get("kernels"):
-        lines.append("Access model: %d kernels, %d (%.1f %%) with global accesses modelled; %d global accesses, "
-                     "%d (%.1f %%) unjudged." % (
-                         c["kernels"], c["kernels_with_global_accesses"],
-                         100.0 * c["kernels_with_global_accesses"] / c["kernels"], c["global_accesses"],
+        with_code = c["kernels"] - c.get("kernels_without_code", 0)
+        lines.append("Access model: %d kernels, %d with code in the configuration analysed, of which %d (%.1f %%) "
+                     "have global accesses modelled; %d global accesses, %d (%.1f %%) unjudged." % (
+                         c["kernels"], with_code, c["kernels_with_global_accesses"],
+                         100.0 * c["kernels_with_global_accesses"] / max(with_code, 1), c["global_accesses"],
                          c["accesses_unjudged"], 100.0 * c["accesses_unjudged"] / max(c["global_accesses"], 1)))
         lines.append("")
     rules = results["totals"]["findings_per_rule"]

@@ -112,7 +112,8 @@ json to_json_value(const KernelInfo& k) {
           {"max_threads", optional_value(k.max_threads_per_block)},
           {"min_blocks", optional_value(k.min_blocks_per_sm)},
           {"shared", std::move(shared)},
-          {"static_shared_bytes", k.static_shared_bytes}};
+          {"static_shared_bytes", k.static_shared_bytes},
+          {"has_code", k.has_code}};
 }
 
 KernelInfo kernel_from(const json& j) {
@@ -133,6 +134,7 @@ KernelInfo kernel_from(const json& j) {
     k.shared_variables.push_back(std::move(v));
   }
   k.static_shared_bytes = j.at("static_shared_bytes").get<uint64_t>();
+  k.has_code = j.at("has_code").get<bool>();
   return k;
 }
 
@@ -203,7 +205,8 @@ json to_json_value(const KernelCoverage& c) {
           {"location", to_json_value(c.location)},
           {"loads", c.global_loads},
           {"stores", c.global_stores},
-          {"unjudged", c.unjudged}};
+          {"unjudged", c.unjudged},
+          {"has_code", c.has_code}};
 }
 
 KernelCoverage kernel_coverage_from(const json& j) {
@@ -213,6 +216,7 @@ KernelCoverage kernel_coverage_from(const json& j) {
   c.global_loads = j.at("loads").get<uint32_t>();
   c.global_stores = j.at("stores").get<uint32_t>();
   c.unjudged = j.at("unjudged").get<uint32_t>();
+  c.has_code = j.at("has_code").get<bool>();
   return c;
 }
 

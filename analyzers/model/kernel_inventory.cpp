@@ -87,6 +87,40 @@ class SharedUse : public clang::RecursiveASTVisitor<SharedUse> {
   std::set<const clang::VarDecl*> seen_;
 };
 
+// Whether nvcc compiles `kernel` in this parse: a template only through an instantiation with
+// a body (a member of a class template is taken as compiled: its instantiations are the class's).
+bool compiled(const clang::FunctionDecl& kernel) {
+  const clang::FunctionTemplateDecl* pattern = kernel.getDescribedFunctionTemplate();
+  if (!pattern) return true;
+  for (const clang::FunctionDecl* instance : pattern->specializations())
+    if (instance->hasBody()) return true;
+  return false;
+}
+
+// Whether a body does more than report that it should not have run: statements other than
+// calls to printf, __trap, __brkpt or assert's handler (and `return;`).
+bool does_work(const clang::Stmt* statement) {
+  if (!statement) return false;
+  if (llvm::isa<clang::NullStmt>(statement)) return false;
+  if (auto* ret = llvm::dyn_cast<clang::ReturnStmt>(statement)) return ret->getRetValue() != nullptr;
+  if (auto* block = llvm::dyn_cast<clang::CompoundStmt>(statement)) {
+    for (const clang::Stmt* child : block->body())
+      if (does_work(child)) return true;
+    return false;
+  }
+  if (auto* expr = llvm::dyn_cast<clang::Expr>(statement)) {
+    auto* call = llvm::dyn_cast<clang::CallExpr>(expr->IgnoreImplicit());
+    const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (callee && callee->getIdentifier()) {
+      llvm::StringRef name = callee->getName();
+      if (name == "printf" || name == "vprintf" || name == "__trap" || name == "__brkpt" ||
+          name == "__assertfail" || name == "__assert_fail")
+        return false;
+    }
+  }
+  return true;
+}
+
 class InventoryVisitor : public clang::RecursiveASTVisitor<InventoryVisitor> {
  public:
   InventoryVisitor(clang::ASTContext& context, const SourceView& view) : context_(context), view_(view) {}
@@ -109,6 +143,7 @@ class InventoryVisitor : public clang::RecursiveASTVisitor<InventoryVisitor> {
     shared.walk(function);
     kernel.shared_variables = std::move(shared.variables);
     for (const auto& v : kernel.shared_variables) kernel.static_shared_bytes += v.bytes;
+    kernel.has_code = compiled(*function) && does_work(function->getBody());
     inventory.kernels.push_back(std::move(kernel));
     return true;
   }

@@ -41,6 +41,11 @@ struct KernelInfo {
   std::optional<uint32_t> min_blocks_per_sm;
   std::vector<SharedVariable> shared_variables;   // __shared__ declared in the body
   uint64_t static_shared_bytes = 0;                // sum of the non-extern ones
+  // Whether this configuration compiles code for it that does something: false for a kernel
+  // template no one instantiates (nvcc emits nothing) and for a body that, as preprocessed for
+  // this architecture, only prints or traps (`#if __CUDA_ARCH__ < 800 ... #else printf("built
+  // for SM80") #endif` in a file built for 9.0). Such a kernel touches no memory here.
+  bool has_code = true;
 };
 
 // kernel<<<grid, block, dynamic_smem, stream>>>(...) or cudaLaunchKernel*/cudaLaunchKernelEx.

@@ -84,6 +84,8 @@ std::vector<KernelCoverage> coverage_of(const UnitFacts& facts) {
     c.name = facts.kernels[i].qualified_name.empty() ? facts.kernels[i].name : facts.kernels[i].qualified_name;
     c.location = facts.kernels[i].location;
     count_into(per_kernel[i], c);
+    // Accesses recorded in another configuration's parse mean code there.
+    c.has_code = facts.kernels[i].has_code || c.global_accesses() > 0;
     out.push_back(std::move(c));
   }
   for (const auto& [name, accesses] : unmatched) {

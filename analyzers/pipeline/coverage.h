@@ -36,6 +36,7 @@ struct KernelCoverage {
   uint32_t global_loads = 0;   // distinct global load expressions
   uint32_t global_stores = 0;  // distinct global store expressions (atomics included)
   uint32_t unjudged = 0;       // of those loads and stores, the ones no record judged
+  bool has_code = true;        // KernelInfo::has_code: false when this configuration compiles nothing for it
 
   uint32_t global_accesses() const { return global_loads + global_stores; }
   friend bool operator==(const KernelCoverage&, const KernelCoverage&) = default;

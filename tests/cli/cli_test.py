@@ -56,6 +56,20 @@ __global__ void tile(float* out) {
 }
 """
 
+# Kernels the parse for the most capable arch (9.0) compiles nothing for: a template no one
+# instantiates, and a body that only prints there.
+NO_CODE = """#include <cstdio>
+template <typename T> __global__ void never(T* p) { p[threadIdx.x] = T(); }
+__global__ void wrong_arch(float* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  p[threadIdx.x] = 0.0f;
+#else
+  printf("built for SM75 only\\n");
+#endif
+}
+__global__ void work(float* p) { p[threadIdx.x] = 1.0f; }
+"""
+
 
 def run(*args, cwd=None, timeout=600):
     return subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
@@ -225,6 +239,19 @@ class Coverage(unittest.TestCase):
             self.assertRegex(lines[at + 3], r"^  scale +2 global accesses \(1 load, 1 store\), 0 unjudged \(line 6\)$")
             self.assertRegex(lines[at + 4], r"^  tile +no global accesses \(line 9\)$")
             self.assertEqual(lines[at + 5], "stages:")
+
+    def test_kernels_without_code_are_told_apart(self):
+        with Project(source=NO_CODE) as d:
+            proc = run("lint", "--format", "json", str(d / "demo.cu"))
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            summary = json.loads(proc.stdout)["summary"]
+            # `never`'s pattern is still analysed (its access is counted, so it counts as code);
+            # wrong_arch compiles to a printf for 9.0, the parse coverage is taken from.
+            self.assertEqual((summary["kernels"], summary["kernels_without_code"],
+                              summary["kernels_with_global_accesses"]), (3, 1, 2))
+            check = run("check", str(d / "demo.cu")).stdout
+            self.assertRegex(check, r"\n  wrong_arch +no code for this configuration \(line 3\)\n")
+            self.assertRegex(check, r"\n  work +1 global access \(0 loads, 1 store\), 0 unjudged \(line 10\)\n")
 
 
 # Issue 14: a helper in a header, reached from two kernel files; its lane stride is one problem.
