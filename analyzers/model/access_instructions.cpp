@@ -10,6 +10,7 @@
 
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/asm_operands.h"
 #include "analyzers/model/device_code.h"
 
 namespace kl::analyzers {
@@ -19,30 +20,6 @@ using interpreter::LValue;
 using interpreter::Value;
 
 namespace {
-
-// `"l"(reinterpret_cast<uint64_t>(p))`, `"l"(__cvta_generic_to_global(p))`: the pointer the
-// operand was made from, so that its base and offset stay known.
-const clang::Expr* pointer_under(const clang::Expr* e) {
-  for (int i = 0; e && i < 16; ++i) {
-    const clang::Expr* inner = e->IgnoreParens();
-    if (auto* cast = llvm::dyn_cast<clang::CastExpr>(inner)) {
-      const clang::Expr* sub = cast->getSubExpr();
-      if (sub && !sub->getType().isNull() && (sub->getType()->isPointerType() || sub->getType()->isIntegerType())) {
-        e = sub;
-        continue;
-      }
-      return inner;
-    }
-    auto* call = llvm::dyn_cast<clang::CallExpr>(inner);
-    const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
-    if (callee && callee->getIdentifier() && callee->getName() == "__cvta_generic_to_global" && call->getNumArgs() == 1) {
-      e = call->getArg(0);
-      continue;
-    }
-    return inner;
-  }
-  return e;
-}
 
 bool is_store(PtxMemoryAccess::Kind kind) { return kind != PtxMemoryAccess::Kind::Load; }
 
@@ -64,11 +41,8 @@ void AccessInterpreter::Impl::exec_asm(const clang::GCCAsmStmt* statement, Env& 
   std::vector<PtxMemoryAccess> accesses;
   if (literal && literal->getCharByteWidth() == 1) accesses = ptx_memory_accesses(literal->getString());
   unsigned outputs = statement->getNumOutputs();
-  auto operand_number = [&](const PtxMemoryAccess& a) {
-    return a.operand_name.empty() ? a.operand : statement->getNamedOperand(a.operand_name);
-  };
   std::set<int> addresses;
-  for (const PtxMemoryAccess& a : accesses) addresses.insert(operand_number(a));
+  for (const PtxMemoryAccess& a : accesses) addresses.insert(address_operand_number(*statement, a));
 
   // Inputs in order: a memory lvalue operand is read (`"r"(x[i])`); an address operand is
   // evaluated through its casts, for the pointer.
@@ -76,11 +50,11 @@ void AccessInterpreter::Impl::exec_asm(const clang::GCCAsmStmt* statement, Env& 
   for (unsigned i = 0; i < statement->getNumInputs(); ++i) {
     const clang::Expr* input = statement->getInputExpr(i);
     bool address = addresses.count(static_cast<int>(outputs + i)) > 0;
-    inputs[i] = eval(address ? pointer_under(input) : input, env);
+    inputs[i] = eval(address ? pointer_under_casts(input) : input, env);
   }
 
   for (const PtxMemoryAccess& a : accesses) {
-    int n = operand_number(a);
+    int n = address_operand_number(*statement, a);
     if (n < static_cast<int>(outputs)) {  // an address in a PTX register or a read-write operand
       if (a.space == MemorySpace::Global)
         record_untracked(statement->getSourceRange(), a.kind, a.width, a.mnemonic, "an address computed in the asm", env);
@@ -89,11 +63,8 @@ void AccessInterpreter::Impl::exec_asm(const clang::GCCAsmStmt* statement, Env& 
     unsigned input = static_cast<unsigned>(n) - outputs;
     if (input >= inputs.size()) continue;
     uint32_t width = a.width;
-    if (a.width_operand >= static_cast<int>(outputs)) {
-      unsigned size_input = static_cast<unsigned>(a.width_operand) - outputs;
-      if (size_input < statement->getNumInputs())
-        if (auto c = constant_value(statement->getInputExpr(size_input), ctx); c && *c > 0) width = static_cast<uint32_t>(*c);
-    }
+    if (auto c = constant_value(asm_operand(*statement, a.width_operand), ctx); c && *c > 0)
+      width = static_cast<uint32_t>(*c);
     const clang::Expr* operand = statement->getInputExpr(input);
     Value address = inputs[input];
     if (a.offset != 0 && address.kind == Value::Kind::Pointer)

@@ -11,30 +11,17 @@
 
 #include <algorithm>
 
+#include "analyzers/model/asm_operands.h"
 #include "analyzers/model/device_body_walker.h"
+#include "analyzers/model/device_code.h"
 #include "analyzers/model/safe_types.h"
 
 namespace kl::analyzers {
 namespace {
 
-// `(const void*)ptr`, `reinterpret_cast<uint64_t>(ptr)`, `__cvta_generic_to_global(ptr)`: the
-// pointer under casts and CUDA's address-space conversion.
-const clang::Expr* address_source(const clang::Expr* e) {
-  for (int i = 0; e && i < 16; ++i) {
-    e = e->IgnoreParenCasts();
-    auto* call = llvm::dyn_cast<clang::CallExpr>(e);
-    const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
-    if (!callee || !callee->getIdentifier() || call->getNumArgs() != 1) return e;
-    llvm::StringRef name = callee->getName();
-    if (name != "__cvta_generic_to_global" && name != "cvta_generic_to_global") return e;
-    e = call->getArg(0);
-  }
-  return e;
-}
-
 // The index of `function`'s parameter that `e` names, or -1.
 int parameter_named(const clang::Expr* e, const clang::FunctionDecl& function) {
-  auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(address_source(e));
+  auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(pointer_under_casts(e));
   auto* param = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
   if (!param || param->getDeclContext() != &function) return -1;
   return static_cast<int>(param->getFunctionScopeIndex());
@@ -81,14 +68,13 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
     if (!literal || literal->getCharByteWidth() != 1) return true;
     for (const PtxMemoryAccess& access : ptx_memory_accesses(literal->getString())) {
       if (access.space != MemorySpace::Global) continue;
-      const clang::Expr* operand = operand_expr(*statement, access);
+      const clang::Expr* operand = asm_operand(*statement, address_operand_number(*statement, access));
       int parameter = operand ? parameter_named(operand, function_) : -1;
       std::string where = place(statement->getAsmLoc());
       if (parameter >= 0) {
         uint32_t width = access.width;
-        if (access.width_operand >= 0)
-          if (const clang::Expr* size = operand_by_number(*statement, access.width_operand))
-            if (auto n = size->getIntegerConstantExpr(context_)) width = static_cast<uint32_t>(n->getZExtValue());
+        if (auto n = constant_value(asm_operand(*statement, access.width_operand), context_); n && *n > 0)
+          width = static_cast<uint32_t>(*n);
         out_.through_parameters.push_back({static_cast<unsigned>(parameter), width, access.kind, access.mnemonic, where});
       } else {
         note_elsewhere(access.kind != PtxMemoryAccess::Kind::Load, access.mnemonic + " (" + where + ")");
@@ -112,18 +98,6 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
   }
 
  private:
-  const clang::Expr* operand_by_number(const clang::GCCAsmStmt& statement, int n) const {
-    if (n < 0) return nullptr;
-    auto index = static_cast<unsigned>(n);
-    if (index < statement.getNumOutputs()) return statement.getOutputExpr(index);
-    index -= statement.getNumOutputs();
-    return index < statement.getNumInputs() ? statement.getInputExpr(index) : nullptr;
-  }
-  const clang::Expr* operand_expr(const clang::GCCAsmStmt& statement, const PtxMemoryAccess& access) const {
-    if (!access.operand_name.empty()) return operand_by_number(statement, statement.getNamedOperand(access.operand_name));
-    return operand_by_number(statement, access.operand);
-  }
-
   void follow(const clang::FunctionDecl* callee, const clang::Expr* const* args, unsigned count) {
     const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
     if (!definition || !definition->hasBody()) return;
