@@ -81,7 +81,8 @@ std::string settings_key(const analyzers::AnalysisSettings& settings) {
               {"usr_local_cuda", fs::canonical("/usr/local/cuda", ec).string()},  // the last fallback
               {"kernel_lsp", kernel_lsp_environment()}};
   for (const char* name : {"CUDA_PATH", "CUDA_HOME", "Torch_DIR", "TORCH_INSTALL_PREFIX", "VIRTUAL_ENV",
-                           "CONDA_PREFIX", "PYTHONPATH", "CUTLASS_PATH", "CUTLASS_DIR", "CUTLASS_HOME"})
+                           "CONDA_PREFIX", "PYTHONPATH", "CUTLASS_PATH", "CUTLASS_DIR", "CUTLASS_HOME",
+                           "TORCH_CUDA_ARCH_LIST"})
     key["env"][name] = env_value(name);
   return analyzers::content_hash(key.dump());
 }

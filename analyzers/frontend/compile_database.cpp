@@ -210,6 +210,7 @@ std::optional<CompileFlags> flags_from_database(const fs::path& database, const 
   CompileFlags flags;
   flags.args = translate_compile_command(argv, entry.value("directory", std::string()));
   flags.database = database;
+  flags.command = std::move(argv);
   fs::path file = entry["file"].get<std::string>();
   if (!file.is_absolute()) file = fs::path(entry.value("directory", std::string())) / file;
   flags.exact_match = fs::weakly_canonical(file, ec) == wanted;

@@ -17,6 +17,7 @@ struct CompileFlags {
   std::vector<std::string> args;         // ready for clang, paths absolute
   std::filesystem::path database;        // the compile_commands.json they came from
   bool exact_match = false;              // the file itself is in the database (else a neighbour's)
+  std::vector<std::string> command;      // the entry's command as written (argv, program first)
 };
 
 // Finds compile_commands.json in the source's folder, its parents, or their build/ folders.

@@ -90,6 +90,25 @@ bool only_shim_includes(const std::vector<std::string>& argv) {
   return true;
 }
 
+// C++20 and later: clang 19 crashes (Sema::MarkFunctionReferenced from ActOnCXXDelete) on a
+// plain `delete p` in the user's host code when CUDA's headers come from a PCH, and parses it
+// fine without one. Those standards parse the headers with every file until a clang without the
+// fault is in use.
+bool standard_breaks_pch(const std::vector<std::string>& argv) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string value;
+    if (argv[i].rfind("-std=", 0) == 0) value = argv[i].substr(5);
+    else if (argv[i].rfind("--std=", 0) == 0) value = argv[i].substr(6);
+    else if ((argv[i] == "-std" || argv[i] == "--std") && i + 1 < argv.size()) value = argv[i + 1];
+    else continue;
+    size_t plus = value.find("++");
+    if (plus == std::string::npos) continue;
+    std::string year = value.substr(plus + 2);
+    if (year == "2a" || year == "2b" || year == "2c" || year == "20" || year == "23" || year == "26") return true;
+  }
+  return false;
+}
+
 std::string key_of(const std::vector<std::string>& argv) {
   std::string text = std::string(KERNEL_LSP_VERSION) + "\n" + clang::getClangFullVersion() + "\n";
   for (size_t i = 0; i + 1 < argv.size(); ++i) text += argv[i] + '\0';
@@ -108,7 +127,7 @@ fs::path default_toolkit_pch_dir() {
 ToolkitPchStore::ToolkitPchStore(fs::path dir) : dir_(dir.empty() ? default_toolkit_pch_dir() : std::move(dir)) {}
 
 std::optional<fs::path> ToolkitPchStore::get(const std::vector<std::string>& argv) {
-  if (argv.size() < 2 || !only_shim_includes(argv)) return std::nullopt;
+  if (argv.size() < 2 || !only_shim_includes(argv) || standard_breaks_pch(argv)) return std::nullopt;
   std::string key = key_of(argv);
   fs::path pch = dir_ / (key + ".pch");
   std::lock_guard lock(mutex_);

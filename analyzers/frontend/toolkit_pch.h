@@ -18,6 +18,9 @@
 // builders (two workers on their first file) never see half a file: the last rename wins and
 // both results are the same.
 //
+// Not used (get() answers nullopt) for commands whose language standard is C++20 or later,
+// where clang 19 crashes in some of the user's host code with a PCH and not without.
+//
 // Thread-safety: all members may be called concurrently.
 #include <filesystem>
 #include <mutex>

@@ -329,7 +329,8 @@ json analysis_to_json(const FileAnalysis& a) {
   json archs = {
       {"archs", capabilities_to_json(a.archs.archs)},
       {"origin", a.archs.origin},
-      {"origin_location", a.archs.origin_location ? to_json_value(*a.archs.origin_location) : json(nullptr)}};
+      {"origin_location", a.archs.origin_location ? to_json_value(*a.archs.origin_location) : json(nullptr)},
+      {"assumed", a.archs.assumed}};
   return {{"findings", std::move(findings)},
           {"timings", std::move(timings)},
           {"archs", std::move(archs)},
@@ -353,6 +354,7 @@ FileAnalysis analysis_from_json(const json& j) {
   a.archs.origin = archs.at("origin").get<std::string>();
   if (!archs.at("origin_location").is_null())
     a.archs.origin_location = location_from(archs.at("origin_location"));
+  a.archs.assumed = archs.value("assumed", false);
   if (!j.at("build_toml").is_null())
     a.build_toml = std::filesystem::path(j.at("build_toml").get<std::string>());
   a.missing_headers = j.at("missing_headers").get<std::vector<std::string>>();

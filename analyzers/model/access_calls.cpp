@@ -53,6 +53,10 @@ Value AccessInterpreter::Impl::eval_argument(const clang::Expr* arg, const clang
 
 Value AccessInterpreter::Impl::eval_call(const clang::CallExpr* call, Env& env) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
+  // A constexpr call on constants (`std::min(N, 32)`, `log2_ceil(COLS)`) is a constant of this
+  // instantiation.
+  if (callee && callee->isConstexpr() && is_integral_type(call->getType()))
+    if (auto known = constant_value(call, ctx)) return Value::integer(Poly::constant(*known));
   std::string name = callee && callee->getIdentifier() ? callee->getName().str() : "";
   if (!name.empty() && !host_mode)
     if (std::optional<Value> v = eval_memory_intrinsic(call, name, env)) return *v;

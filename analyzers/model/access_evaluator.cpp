@@ -205,6 +205,9 @@ Value AccessInterpreter::Impl::eval_decl_ref(const clang::DeclRefExpr* ref, Env&
   auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
   if (!var) return Value::none();
   var = canonical(var);
+  // A constant of this instantiation (`constexpr int PER_LDG = ITER < 4 ? 1 : 4`, a static
+  // constexpr member): its value, whatever the path.
+  if (auto known = integral_constant(*var, ctx)) return Value::integer(Poly::constant(*known));
   if (auto it = env.vars.find(var); it != env.vars.end()) {
     if (it->second.reference) {
       LValue lv;
@@ -219,11 +222,6 @@ Value AccessInterpreter::Impl::eval_decl_ref(const clang::DeclRefExpr* ref, Env&
   if (var->getName() == "warpSize") return Value::integer(Poly::constant(32));
   int which = 0;
   if (is_builtin_index(var, which)) return Value::none();
-  if (var->getType().isConstQualified() || var->isConstexpr()) {
-    if (const clang::Expr* init = var->getAnyInitializer()) {
-      if (auto v = constant_value(init, ctx)) return Value::integer(Poly::constant(*v));
-    }
-  }
   if (is_array_type(var->getType()) || var->hasAttr<clang::CUDASharedAttr>() || var->hasGlobalStorage()) {
     LValue lv = eval_lvalue(ref, env);
     return read(lv, ref, env);
@@ -424,6 +422,28 @@ Value AccessInterpreter::Impl::eval_binary(const clang::BinaryOperator* bin, Env
   return combine(op, l, r, bin->getLHS()->getType(), bin->getRHS()->getType(), bin);
 }
 
+namespace {
+
+// `l op r` for a comparison or logical operator when both sides are constants (of this
+// instantiation: template parameters and constexpr locals are constants by now).
+std::optional<int64_t> constant_relation(clang::BinaryOperatorKind op, const Poly& l, const Poly& r) {
+  auto a = l.constant_value(), b = r.constant_value();
+  if (!a || !b) return std::nullopt;
+  switch (op) {
+    case clang::BO_LT: return *a < *b;
+    case clang::BO_GT: return *a > *b;
+    case clang::BO_LE: return *a <= *b;
+    case clang::BO_GE: return *a >= *b;
+    case clang::BO_EQ: return *a == *b;
+    case clang::BO_NE: return *a != *b;
+    case clang::BO_LAnd: return *a != 0 && *b != 0;
+    case clang::BO_LOr: return *a != 0 || *b != 0;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
 Value AccessInterpreter::Impl::combine(clang::BinaryOperatorKind op, const Value& l, const Value& r,
                                        clang::QualType lt, clang::QualType rt, const clang::Expr* e) {
   Variation v = max_variation(variation_of(l), variation_of(r));
@@ -446,6 +466,7 @@ Value AccessInterpreter::Impl::combine(clang::BinaryOperatorKind op, const Value
     switch (op) {
       case clang::BO_LT: case clang::BO_GT: case clang::BO_LE: case clang::BO_GE: case clang::BO_EQ:
       case clang::BO_NE: case clang::BO_LAnd: case clang::BO_LOr:
+        if (auto truth = constant_relation(op, l.form, r.form)) return Value::integer(Poly::constant(*truth));
         return opaque(v, "");
       default:
         return int_binary(op, l.form, r.form, e);
@@ -470,7 +491,10 @@ Value AccessInterpreter::Impl::eval_assignment(const clang::BinaryOperator* bin,
 }
 
 Value AccessInterpreter::Impl::eval_conditional(const clang::AbstractConditionalOperator* cond, Env& env) {
-  eval(cond->getCond(), env);
+  Value which = eval(cond->getCond(), env);
+  // A condition that is a constant of this instantiation (`ITER < 4 ? 1 : 4`) picks one arm.
+  if (auto known = which.kind == Value::Kind::Int ? which.form.constant_value() : std::nullopt)
+    return eval(*known != 0 ? cond->getTrueExpr() : cond->getFalseExpr(), env);
   Env t = env, f = env;
   assume(cond->getCond(), true, t);
   assume(cond->getCond(), false, f);

@@ -128,6 +128,10 @@ void AccessInterpreter::Impl::relation(const clang::Expr* lhs, const clang::Expr
   auto d = l.form.minus(rv.form);
   if (!d) return;
   Variation v = atoms.variation(*d);
+  // A test of loaded data (`if (keys[t] <= key)`) leaves lanes active the model cannot name.
+  bool data_dependent = false;
+  for (AtomId a : d->atoms()) data_dependent = data_dependent || atoms[a].loaded;
+  if (data_dependent) return;
   if (v == Variation::Lane || v == Variation::Piecewise) {
     switch (op) {
       case clang::BO_EQ: env.guards.push_back({*d, LaneGuard::Op::Eq}); break;
@@ -265,6 +269,9 @@ void AccessInterpreter::Impl::declare(const clang::VarDecl* var, Env& env) {
   } else if (t->isArrayType()) {
     if (init) eval(init, env);
     return;  // a local array: its address is a Local base when used
+  } else if (auto known = integral_constant(*var, ctx)) {
+    env.vars[var] = Value::integer(Poly::constant(*known));
+    return;
   } else if (init) {
     v = eval(init, env);
   } else if (auto* record_decl = t->getAsCXXRecordDecl(); record_decl && record_decl->getName() == "dim3") {

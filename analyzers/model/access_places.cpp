@@ -102,8 +102,10 @@ LValue AccessInterpreter::Impl::subscript_lvalue(const clang::ArraySubscriptExpr
   if (index.kind == Value::Kind::Int) {
     lv.address = pointer_add(base, index.form, sub->getType(), false, sub);
   } else {
-    lv.address = base;
-    lv.address.form = opaque(max_variation(variation_of(index), Variation::Varying), text_of(sub->getIdx())).form;
+    // An index the model does not follow still counts whole elements: `vb[v.z]` on a float4
+    // array is 16 bytes times something, never a byte offset of unknown alignment.
+    Value unknown = opaque(max_variation(variation_of(index), Variation::Varying), text_of(sub->getIdx()));
+    lv.address = pointer_add(base, unknown.form, sub->getType(), false, sub);
   }
   lv.type = sub->getType();
   return lv;

@@ -21,7 +21,7 @@ Variation memory_variation(const AtomTable& atoms, const Value& address) {
 
 Value loaded_integer(AtomTable& atoms, const Value& address, const std::string& name) {
   Variation v = address.base < 0 ? Variation::Varying : atoms.variation(address.form);
-  if (v != Variation::Piecewise) return opaque_value(atoms, memory_variation(atoms, address), name, Congruence::unknown(), false, true);
+  if (v != Variation::Piecewise && v != Variation::Lane) return opaque_value(atoms, memory_variation(atoms, address), name, Congruence::unknown(), false, true);
   Atom a;
   a.kind = AtomKind::Opaque;
   a.loaded = true;

@@ -115,9 +115,10 @@ Variation memory_variation(const AtomTable& atoms, const Value& address);
 // A fresh opaque integer (a new atom each call). Lane and piecewise variations are recorded as
 // varying; `loaded` marks a per-lane load (kept only when the value does vary).
 // An integer loaded from memory at `address`. Lanes that read the same address read the same
-// value: when the address changes only piecewise across a warp (`ids[tid / 32]`, a row's index
-// read by every lane of the row) the value is a piecewise atom whose lane values follow the
-// address (access_warp.cpp), so a row picked through it is not mistaken for a per-lane gather.
+// value: when the address is a known function of the thread index (`ids[tid / 32]`, a row's
+// index read by every lane of the row, or `ids[tid]`) the value is a piecewise atom whose lane
+// values follow the address (access_warp.cpp), so a row picked through it is not mistaken for a
+// per-lane gather, and one picked per lane still is.
 Value loaded_integer(AtomTable& atoms, const Value& address, const std::string& name);
 
 Value opaque_value(AtomTable& atoms, Variation v, const std::string& name,

@@ -282,6 +282,20 @@ std::string gather_index_of(const AtomTable& atoms, const Poly& offset) {
   return all_loaded ? first_loaded : std::string();
 }
 
+// The values in `p` that lanes loaded at addresses that depend on the thread index (`ids[tid]`,
+// `slot[tid / 32]`), directly or inside a quotient.
+void loaded_indices(const AtomTable& atoms, const Poly& p, std::vector<AtomId>& out, int depth = 0) {
+  if (depth > 4) return;
+  for (AtomId a : p.atoms()) {
+    const Atom& atom = atoms[a];
+    if (atom.kind == AtomKind::Opaque && atom.loaded && atom.variation == Variation::Piecewise) {
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+    } else if (atom.kind == AtomKind::Quotient) {
+      loaded_indices(atoms, atom.inner, out, depth + 1);
+    }
+  }
+}
+
 // Guards split into their thread part and the rest, once per access rather than once per lane.
 using GuardParts = std::vector<std::pair<Poly, Poly>>;
 
@@ -327,16 +341,30 @@ class WarpSimulator {
                 const GuardParts& guard_parts, LaneEvaluator& ev)
       : q_(q), offset_(offset), layout_(layout), guard_parts_(guard_parts), ev_(ev) {
     addresses_.reserve(32);
+    if (q.block.x && q.block.y && q.block.z)
+      block_threads_ = int64_t{*q.block.x} * *q.block.y * *q.block.z;
+  }
+
+  // Whether `form` has one value over the active lanes of warp `w` (true when it cannot be
+  // computed: nothing is known to differ).
+  bool uniform_over_active_lanes(int w, const Poly& form) {
+    references_.assign(q_.guards.size(), std::nullopt);
+    std::optional<Wide> first;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!set_lane(w, lane) || !lane_is_active()) continue;
+      auto v = ev_.eval(form);
+      if (!v) return true;
+      if (first && *v != *first) return false;
+      first = v;
+    }
+    return true;
   }
 
   // Lanes of warp `w` that the guards leave active (the address need not be computable).
   uint32_t active_lanes(int w) {
     references_.assign(q_.guards.size(), std::nullopt);
     uint32_t active = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-      ev_.set_lane(lane_coords(q_.block, layout_, int64_t{w} * 32 + lane));
-      active += lane_is_active();
-    }
+    for (int lane = 0; lane < 32; ++lane) active += set_lane(w, lane) && lane_is_active();
     return active;
   }
 
@@ -344,8 +372,7 @@ class WarpSimulator {
     addresses_.clear();
     references_.assign(q_.guards.size(), std::nullopt);
     for (int lane = 0; lane < 32; ++lane) {
-      ev_.set_lane(lane_coords(q_.block, layout_, int64_t{w} * 32 + lane));
-      if (!lane_is_active()) continue;
+      if (!set_lane(w, lane) || !lane_is_active()) continue;
       auto a = ev_.eval(offset_);
       if (!a) return WarpOutcome::AddressUnknown;
       if (lane == 0) sim.lane0 = a;
@@ -360,6 +387,15 @@ class WarpSimulator {
   }
 
  private:
+  // Points the evaluator at lane `lane` of warp `w`; false when the block has no such thread (a
+  // block of 16 threads fills half a warp, one of 1 thread a single lane).
+  bool set_lane(int w, int lane) {
+    int64_t linear = int64_t{w} * 32 + lane;
+    if (block_threads_ && linear >= *block_threads_) return false;
+    ev_.set_lane(lane_coords(q_.block, layout_, linear));
+    return true;
+  }
+
   // A guard whose non-thread part is symbolic is judged against the first lane that evaluates
   // it (the reference), so it stays per warp.
   bool lane_is_active() {
@@ -390,6 +426,7 @@ class WarpSimulator {
   LaneEvaluator& ev_;
   std::vector<Wide> addresses_;
   std::vector<std::optional<Wide>> references_;
+  std::optional<int64_t> block_threads_;  // threads per block, when the whole shape is known
 };
 
 // The warp reported is the one wasting the most sectors; a warp of several active lanes always
@@ -539,6 +576,20 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
     out.active_lanes = most;
     if (most > 1) out.gather_index = gather_index_of(*q.atoms, offset);
     return out;
+  }
+
+  // An index the lanes loaded: a row choice when every lane of a warp read it at one address
+  // (`slot[warp_id]`), a gather when lanes read it at different ones (`table[ids[tid]]`).
+  std::vector<AtomId> loaded;
+  loaded_indices(*q.atoms, offset, loaded);
+  for (AtomId a : loaded) {
+    for (int w = 0; w < warps; ++w) {
+      if (simulator.active_lanes(w) <= 1 || simulator.uniform_over_active_lanes(w, (*q.atoms)[a].inner)) continue;
+      out.pattern = LanePattern::DataDependent;
+      out.active_lanes = simulator.active_lanes(w);
+      out.gather_index = (*q.atoms)[a].name;
+      return out;
+    }
   }
 
   WarpSim worst;

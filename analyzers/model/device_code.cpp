@@ -46,6 +46,15 @@ std::optional<int64_t> constant_value(const clang::Expr* expr, const clang::ASTC
   return result.Val.getInt().getExtValue();
 }
 
+std::optional<int64_t> integral_constant(const clang::VarDecl& var, const clang::ASTContext& context) {
+  clang::QualType type = var.getType();
+  if (type.isNull() || type->isDependentType() || !type->isIntegralOrEnumerationType()) return std::nullopt;
+  if (!var.isConstexpr() && !type.isConstQualified()) return std::nullopt;
+  // A parameter is const for its function, not a constant.
+  if (llvm::isa<clang::ParmVarDecl>(var)) return std::nullopt;
+  return constant_value(var.getAnyInitializer(), context);
+}
+
 const clang::Expr* strip(const clang::Expr* expr) {
   while (expr) {
     const clang::Expr* next = expr->IgnoreParenImpCasts();

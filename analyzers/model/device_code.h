@@ -12,6 +12,7 @@ class Expr;
 class FunctionDecl;
 class NamedDecl;
 class Stmt;
+class VarDecl;
 }  // namespace clang
 
 namespace kl::analyzers {
@@ -23,6 +24,9 @@ bool is_kernel(const clang::FunctionDecl& function);
 std::string qualified_name(const clang::NamedDecl& decl);
 // The value of an integer constant expression (after evaluation), if it has one.
 std::optional<int64_t> constant_value(const clang::Expr* expr, const clang::ASTContext& context);
+// The value of an integral variable that is a constant where it is used: constexpr, or const
+// with a constant initializer (in a template instantiation, one computed from its parameters).
+std::optional<int64_t> integral_constant(const clang::VarDecl& var, const clang::ASTContext& context);
 // The expression with implicit casts, parentheses and temporaries peeled off.
 const clang::Expr* strip(const clang::Expr* expr);
 

@@ -86,9 +86,9 @@ namespace {
 // when no arch is left, a finding that says so (and the analysis stops there).
 TargetArchs project_stage(const fs::path& file, const BuildConfigParse* project,
                           const AnalysisSettings& settings, const CudaToolkit* toolkit,
-                          FileAnalysis& result) {
+                          const CompileFlags* compile_flags, FileAnalysis& result) {
   StageTimer timer;
-  TargetArchs targets = select_target_archs(file, project, settings, toolkit);
+  TargetArchs targets = select_target_archs(file, project, settings, toolkit, compile_flags);
   result.build_toml = targets.build_toml;
   result.archs = targets.selection;
   timer.record(result.timings, "project");
@@ -108,7 +108,7 @@ TargetArchs project_stage(const fs::path& file, const BuildConfigParse* project,
 // for the file, extraFlags.
 ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettings& settings,
                                       const CudaToolkit* toolkit, const TargetArchs& targets,
-                                      const LibraryHeaders& libraries) {
+                                      const LibraryHeaders& libraries, const CompileFlags* compile_flags) {
   ClangCommandInputs inputs;
   inputs.file = file;
   if (toolkit) inputs.cuda_root = toolkit->root;
@@ -119,10 +119,9 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
   inputs.resource_dir = default_resource_dir();
   inputs.extra_flags = settings.extra_flags;
   if (!toolkit) inputs.extra_flags.push_back("-nocudainc");
-  if (settings.use_compile_commands) {
-    inputs.compile_database = find_compile_database(file);
-    if (inputs.compile_database)
-      if (auto flags = flags_from_database(*inputs.compile_database, file)) inputs.project_flags = flags->args;
+  if (compile_flags) {
+    inputs.compile_database = compile_flags->database;
+    inputs.project_flags = compile_flags->args;
   }
   // CUTLASS where the project's flags do not already reach one.
   std::vector<std::string> reached = inputs.project_flags;
@@ -141,11 +140,12 @@ ClangCommandInputs command_line_stage(const fs::path& file, const AnalysisSettin
 // when parses are cached.
 ParseRequest parse_request(const fs::path& file, std::string_view text, const AnalysisSettings& settings,
                            const CudaToolkit* toolkit, const TargetArchs& targets,
-                           const LibraryHeaders& libraries, PreambleCache* preambles,
-                           ToolkitPchStore* toolkit_pchs, const CancellationToken* cancel) {
+                           const LibraryHeaders& libraries, const CompileFlags* compile_flags,
+                           PreambleCache* preambles, ToolkitPchStore* toolkit_pchs,
+                           const CancellationToken* cancel) {
   return ParseRequest{.file = file,
                       .text = text,
-                      .command = command_line_stage(file, settings, toolkit, targets, libraries),
+                      .command = command_line_stage(file, settings, toolkit, targets, libraries, compile_flags),
                       .features = &FeatureTable::builtin(),
                       .model = ModelOptions{settings.assumed_pointer_alignment},
                       .preambles = settings.cache_parses ? preambles : nullptr,
@@ -165,6 +165,7 @@ void rules_stage(const std::string& file_name, std::string_view text, const Targ
   input.origins = targets.origins;
   input.arch_origin = result.archs.origin;
   input.capability_list = result.archs.origin_location;
+  input.archs_assumed = result.archs.assumed;
   input.archs = &ArchTable::builtin();
   input.features = &FeatureTable::builtin();
   input.targets = facts_per_target(archs, parses);
@@ -293,13 +294,19 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   const CudaToolkit* toolkit = state_->toolkit_stage(file_name, result);
 
   CrashStage project_marker("the build.toml reader");
-  TargetArchs targets = project_stage(file, project, settings, toolkit, result);
+  // The file's compile_commands.json entry, read once: its flags shape the parse, and its arch
+  // flags declare the targets when no build.toml does.
+  std::optional<CompileFlags> compile_flags;
+  if (settings.use_compile_commands)
+    if (auto database = find_compile_database(file)) compile_flags = flags_from_database(*database, file);
+  const CompileFlags* flags = compile_flags ? &*compile_flags : nullptr;
+  TargetArchs targets = project_stage(file, project, settings, toolkit, flags, result);
   if (result.build_toml) result.inputs.push_back(result.build_toml->string());
+  for (const auto& read : targets.build_files_read) result.inputs.push_back(read.string());
   if (result.archs.archs.empty()) return result;
 
-  ParseRequest request =
-      parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), &state_->preambles,
-                    state_->toolkit_pchs.get(), cancel);
+  ParseRequest request = parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), flags,
+                                       &state_->preambles, state_->toolkit_pchs.get(), cancel);
   if (request.command.compile_database) result.inputs.push_back(request.command.compile_database->string());
   auto publish_first = [&](const std::vector<ArchParse>& first) {
     if (partial) partial(first_configuration_result(file_name, text, targets, first, settings, result));

@@ -56,8 +56,11 @@ struct StageTiming {
 // Where the list of target architectures came from, for messages and hovers.
 struct ArchSelection {
   std::vector<Capability> archs;
-  std::string origin;  // "build.toml", "--arch", "settings", "default for CUDA 13.0"
+  std::string origin;  // "build.toml", "--arch", "setup.py", "the configured default archs", ...
   std::optional<Location> origin_location;  // the cuda-capabilities array in build.toml
+  // Nothing declares the file's archs (no build.toml, no build file of the project's, no
+  // setting): `archs` is an assumption, and the arch rules say so and only warn.
+  bool assumed = false;
 };
 
 struct FileAnalysis {

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include <cstdlib>
+
 #include "analyzers/data/arch_table.h"
+#include "analyzers/project/declared_archs.h"
 #include "analyzers/project/project_locator.h"
 #include "analyzers/rules/arch_unsupported.h"
 #include "support/fs_paths.h"
@@ -39,34 +42,87 @@ std::string build_toml_origin(const KernelsBuilding& kernels) {
   return "build.toml (this file is included by the sources of " + names + ")";
 }
 
+// The capabilities of `archs` that can be analysed, each once, in the order listed.
+std::vector<Capability> usable_archs(const std::vector<ArchOrigin>& origins, const CudaToolkit* toolkit);
+
+std::string version_text(int major, int minor) { return std::to_string(major) + "." + std::to_string(minor); }
+
+// Nothing declares the file's archs: its most capable one of kernel-builder's default list that
+// the toolkit can target, so that the parse sees the most code an arch guard can enable.
+void assume_archs(int cuda_major, int cuda_minor, const CudaToolkit* toolkit, const std::string& why,
+                  std::vector<ArchOrigin>& origins, ArchSelection& selection) {
+  std::vector<ArchOrigin> defaults;
+  for (const auto& c : builder_default_capabilities(cuda_major, cuda_minor)) defaults.push_back({c, std::nullopt});
+  std::vector<Capability> usable = usable_archs(defaults, toolkit);
+  origins.clear();
+  if (!usable.empty()) {
+    Capability most = *std::max_element(usable.begin(), usable.end(), [](const Capability& a, const Capability& b) {
+      return a.number() < b.number();
+    });
+    most.ptx = false;
+    origins.push_back({most, std::nullopt});
+  }
+  selection.assumed = true;
+  std::string assumed = origins.empty() ? "none" : origins.front().arch.text();
+  selection.origin = "an assumed arch list (" + assumed + ": " + why + ")";
+}
+
 // Every arch asked for, from the first source that has a list (see target_archs.h); fills the
 // selection's origin (and its build.toml array) but not its archs. `kernels` are the build.toml
 // kernels that compile the file (when there is a build.toml).
-std::vector<ArchOrigin> listed_archs(const BuildConfig* config, const KernelsBuilding& kernels,
+std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* config, const KernelsBuilding& kernels,
                                      const AnalysisSettings& settings, const CudaToolkit* toolkit,
-                                     ArchSelection& selection) {
+                                     const CompileFlags* compile_flags, ArchSelection& selection,
+                                     std::vector<fs::path>& build_files_read) {
   int cuda_major = toolkit ? toolkit->version_major : 13;
   int cuda_minor = toolkit ? toolkit->version_minor : 0;
   std::vector<ArchOrigin> origins;
   if (!settings.arch_override.empty()) {
     for (const auto& c : settings.arch_override) origins.push_back({c, std::nullopt});
     selection.origin = "--arch";
-  } else if (config) {
+    return origins;
+  }
+  if (config) {
     SourceCapabilities caps = capabilities_of(kernels, cuda_major, cuda_minor);
     for (const auto& entry : caps.entries)
       if (entry.capability)
         origins.push_back({*entry.capability, Location{config->file.string(), entry.range}});
     selection.origin = build_toml_origin(kernels);
     if (caps.list_range) selection.origin_location = Location{config->file.string(), *caps.list_range};
-  } else if (!settings.default_archs.empty()) {
+    return origins;
+  }
+  std::optional<std::string> env_list;
+  if (const char* env = std::getenv("TORCH_CUDA_ARCH_LIST"); env && *env) env_list = env;
+  std::optional<fs::path> database;
+  std::vector<std::string> command;
+  if (compile_flags) {
+    database = compile_flags->database;
+    command = compile_flags->command;
+  }
+  DeclaredArchs declared = find_declared_archs(file, database, command, env_list);
+  build_files_read = declared.files_read;
+  for (const auto& d : declared.archs)
+    origins.push_back({d.arch, d.location.file.empty() ? std::nullopt : std::optional<Location>(d.location)});
+  if (!origins.empty()) {
+    selection.origin = declared.origin;
+    if (!usable_archs(origins, toolkit).empty()) return origins;
+    std::string listed;
+    for (const auto& o : origins) listed += (listed.empty() ? "" : ", ") + o.arch.text();
+    assume_archs(cuda_major, cuda_minor, toolkit,
+                 declared.origin + " declares only archs CUDA " + version_text(cuda_major, cuda_minor) +
+                     " cannot target (" + listed + ")",
+                 origins, selection);
+    return origins;
+  }
+  if (!settings.default_archs.empty()) {
     for (const auto& c : settings.default_archs) origins.push_back({c, std::nullopt});
     selection.origin = "the configured default archs";
-  } else {
-    for (const auto& c : builder_default_capabilities(cuda_major, cuda_minor))
-      origins.push_back({c, std::nullopt});
-    selection.origin = "the kernel-builder default list for CUDA " + std::to_string(cuda_major) + "." +
-                       std::to_string(cuda_minor) + " (no build.toml found)";
+    return origins;
   }
+  assume_archs(cuda_major, cuda_minor, toolkit,
+               "no build.toml, compile_commands.json, setup.py, CMake file, Makefile or TORCH_CUDA_ARCH_LIST "
+               "declares which archs this file is built for",
+               origins, selection);
   return origins;
 }
 
@@ -84,7 +140,8 @@ std::vector<Capability> usable_archs(const std::vector<ArchOrigin>& origins, con
 }  // namespace
 
 TargetArchs select_target_archs(const fs::path& file, const BuildConfigParse* project,
-                                const AnalysisSettings& settings, const CudaToolkit* toolkit) {
+                                const AnalysisSettings& settings, const CudaToolkit* toolkit,
+                                const CompileFlags* compile_flags) {
   TargetArchs result;
   std::optional<BuildConfigParse> own_parse;
   const BuildConfig* config = applicable_config(file, project, own_parse);
@@ -94,7 +151,8 @@ TargetArchs select_target_archs(const fs::path& file, const BuildConfigParse* pr
     kernels = kernels_building(*config, file);
     result.include_dirs = include_dirs_of(*config, kernels);
   }
-  result.origins = listed_archs(config, kernels, settings, toolkit, result.selection);
+  result.origins = listed_archs(file, config, kernels, settings, toolkit, compile_flags, result.selection,
+                                result.build_files_read);
   result.selection.archs = usable_archs(result.origins, toolkit);
   return result;
 }

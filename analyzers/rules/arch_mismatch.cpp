@@ -100,6 +100,23 @@ std::vector<Fix> capability_fixes(const SourceInput& input, const Mismatch& m) {
   return fixes;
 }
 
+// "build.toml builds this code for ", or, when the list is a guess, that it is one.
+std::string builds_for(const SourceInput& input) {
+  if (input.archs_assumed) return "with " + input.arch_origin + " this code would be built for ";
+  return input.arch_origin + " builds this code for ";
+}
+
+// Where the user drops the archs that lack the feature: build.toml's list, the project's own
+// build files, or nowhere (an assumption: declare the archs instead).
+std::string drop_advice(const SourceInput& input, const Mismatch& m) {
+  if (input.archs_assumed)
+    return "declare the archs the project builds for (a build.toml's cuda-capabilities, -gencode flags in "
+           "setup.py or CMake, TORCH_CUDA_ARCH_LIST).";
+  if (input.capability_list || input.arch_origin.rfind("build.toml", 0) == 0)
+    return "drop " + join_archs(m.lacking) + " from cuda-capabilities.";
+  return "stop building for " + join_archs(m.lacking) + " in " + input.arch_origin + ".";
+}
+
 void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out) {
   // Group by (place, feature): one finding lists every arch that lacks it.
   std::map<std::tuple<uint32_t, uint32_t, std::string, std::string>, Mismatch> by_place;
@@ -126,10 +143,11 @@ void check_arch_mismatch(const SourceInput& input, std::vector<Finding>& out) {
     std::string what = m.feature->summary.empty() ? "" : " (" + m.feature->summary + ")";
     std::string reached = m.use->reaching_kernel.empty() ? "" : ", reached from kernel `" + m.use->reaching_kernel + "`";
     std::string message = "`" + m.use->spelling + "`" + what + " needs " + m.feature->requirement() + ", but " +
-                          input.arch_origin + " builds this code for " + join_archs(m.lacking) + reached +
-                          ". Guard it with `#if " + m.feature->guard + "` (and give the other archs a fallback), "
-                          "or drop " + join_archs(m.lacking) + " from cuda-capabilities.";
+                          builds_for(input) + join_archs(m.lacking) + reached + ". Guard it with `#if " +
+                          m.feature->guard + "` (and give the other archs a fallback), or " + drop_advice(input, m);
     Finding f = kArchMismatchRule.finding(m.use->location, std::move(message));
+    // A guess is not a promise the code breaks: say it, do not fail a build over it.
+    if (input.archs_assumed) f.severity = Severity::Warning;
     for (const auto& lacking : m.lacking) {
       for (const auto& origin : input.origins) {
         if (origin.arch == lacking && origin.location)

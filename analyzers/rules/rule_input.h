@@ -39,6 +39,7 @@ struct SourceInput {
   std::vector<ArchOrigin> origins;          // same archs, with where they were listed
   std::string arch_origin;                  // "build.toml", "--arch", "default list for CUDA 13.0"
   std::optional<Location> capability_list;  // the cuda-capabilities array, when there is one
+  bool archs_assumed = false;               // nothing declares the archs: `targets` is a guess
   const ArchTable* archs = nullptr;
   const FeatureTable* features = nullptr;
 };
