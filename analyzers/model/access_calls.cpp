@@ -332,6 +332,30 @@ Value AccessInterpreter::Impl::eval_construct(const clang::CXXConstructExpr* con
   return Value::none(v);
 }
 
+namespace {
+
+// The dividends and constant divisors of a grid's dimensions written as exact quotients (`n / 128`,
+// not `(n + 127) / 128`).
+std::vector<std::pair<Poly, int64_t>> grid_divisions_of(const AtomTable& atoms, const std::vector<Poly>& dims) {
+  std::vector<std::pair<Poly, int64_t>> out;
+  for (const Poly& dim : dims) {
+    if (dim.terms().size() != 1 || dim.terms()[0].coefficient != 1 || dim.terms()[0].atoms.size() != 1) continue;
+    const Atom& atom = atoms[dim.terms()[0].atoms[0]];
+    if (atom.kind != AtomKind::Quotient) continue;
+    auto divisor = atom.divisor.constant_value();
+    if (divisor && *divisor > 1 && !atom.inner.is_constant()) out.emplace_back(atom.inner, *divisor);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<Poly, int64_t>> AccessInterpreter::Impl::grid_divisions(const Value& grid) const {
+  if (grid.kind == Value::Kind::Int) return grid_divisions_of(atoms, {grid.form});
+  if (grid.kind == Value::Kind::Dim3) return grid_divisions_of(atoms, {grid.dims[0], grid.dims[1], grid.dims[2]});
+  return {};
+}
+
 Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env) {
   LaunchObservation obs;
   const clang::FunctionDecl* kernel = launch->getDirectCallee();
@@ -357,6 +381,9 @@ Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* laun
       }
     }
   }
+  std::vector<std::pair<Poly, int64_t>> exact_divisions;
+  if (const clang::CallExpr* config = launch->getConfig(); config && config->getNumArgs() > 0)
+    exact_divisions = grid_divisions(eval(config->getArg(0), env));
   for (size_t i = 0; i < args.size(); ++i) {
     const Value& v = args[i];
     std::optional<Congruence> c;
@@ -364,6 +391,11 @@ Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* laun
       if (auto form = Poly::atom(bases[v.base].address).plus(v.form)) c = congruence_of(atoms, *form, &env.facts);
     } else if (v.kind == Value::Kind::Int) {
       c = congruence_of(atoms, with_known_values(v.form, env.facts), &env.facts);
+      // A grid of exactly `n / 128` blocks covers n only when 128 divides it: the launch is
+      // written for such sizes, and so is the kernel it launches.
+      for (const auto& [dividend, divisor] : exact_divisions)
+        if (v.form == dividend)
+          if (auto met = Congruence::meet(*c, Congruence::multiple_of(static_cast<uint64_t>(divisor)))) c = *met;
     }
     obs.arguments.push_back(c);
     obs.argument_texts.push_back(text_of(launch->getArg(i)));

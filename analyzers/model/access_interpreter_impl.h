@@ -288,6 +288,9 @@ struct AccessInterpreter::Impl {
   Value eval_construct(const clang::CXXConstructExpr* construct, Env& env);
   // Host code: appends a LaunchObservation (block shape, what each argument is known to be).
   Value eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env);
+  // The (dividend, divisor) of each grid dimension written as an exact quotient, `n / 128`: an
+  // argument equal to the dividend is taken to be a multiple of the divisor.
+  std::vector<std::pair<Poly, int64_t>> grid_divisions(const Value& grid) const;
 
   // ---------------------------------------------------------------- instructions (access_instructions.cpp)
   // Accesses the expressions do not show. Inline PTX: its operands are evaluated (a memory

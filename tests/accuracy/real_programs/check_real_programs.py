@@ -2,7 +2,7 @@
 """Scores the access rules against the GPU labels of the real programs (stdlib only).
 
     check_real_programs.py --binary build/cli/kernel-lsp [--src build-real/src]
-                           [--labels tests/accuracy/real_programs/labels.json] [--json OUT]
+                           [--labels tests/accuracy/real_programs/labels.json ...] [--json OUT]
 
 The programs' sources are not in the repository: prepare.py copies them out of the corpus into
 build-real/src (run it first). Each program's .cu files are linted from inside its folder
@@ -16,6 +16,9 @@ build-real/src (run it first). Each program's .cu files are linted from inside i
                use the value (a loop header, an `if`), which no linter can point at
   alignment    a misaligned-access error in a program whose runs all ran clean is a false error
 Labels that are null (waste between 1/32 and 1/8) are left out and counted.
+Each program belongs to a set (its `set` in programs.json, "first" when absent): the scores are
+given per set and in total (the total is what the gates check). --labels may be given more than
+once (e.g. the labels of each set, measured in separate device calls); the files are merged.
 Exit status: 0; 1 under --min-kernel-precision / --min-kernel-recall or with a misaligned-access
 error on a clean program; 77 when the sources are missing (not prepared: nothing was scored).
 """
@@ -95,17 +98,24 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--src", default=str(HERE.parents[2] / "build-real" / "src"))
-    parser.add_argument("--labels", default=str(HERE / "labels.json"))
+    parser.add_argument("--labels", action="append", help="labels.json (default: the committed one); repeatable")
     parser.add_argument("--json")
     parser.add_argument("--min-kernel-precision", type=float, default=0.0)
     parser.add_argument("--min-kernel-recall", type=float, default=0.0)
     args = parser.parse_args()
-    labels = json.loads(Path(args.labels).read_text())
+    labels = {"programs": [], "kernels": [], "lines": [], "runs": {}}
+    for path in args.labels or [str(HERE / "labels.json")]:
+        part = json.loads(Path(path).read_text())
+        for key in ("programs", "kernels", "lines"):
+            labels[key] += part[key]
+        labels["runs"].update(part["runs"])
     src = Path(args.src)
     if not src.is_dir():
         print(f"skipped: {src} is missing (run tests/accuracy/real_programs/prepare.py)", file=sys.stderr)
         return 77
     programs = {p["name"]: p for p in labels["programs"]}
+    set_of = {name: p.get("set", "first") for name, p in programs.items()}
+    set_of_dir = {p["dir"]: set_of[name] for name, p in programs.items()}
     kernels_of = defaultdict(list)
     for k in labels["kernels"]:
         kernels_of[k["program"]].append(k)
@@ -138,7 +148,7 @@ def main():
         for k in kernels_of[name]:
             ranges = [(file, r) for file, text in texts.items() for r in body_ranges(text, k["kernel"])]
             hit = any(file == f and r[0] <= line <= r[1] for places in spots for (f, line) in places for file, r in ranges)
-            kernel_rows.append({"program": name, "kernel": k["kernel"], "truth": k["uncoalesced"], "flagged": hit,
+            kernel_rows.append({"program": name, "set": set_of[name], "kernel": k["kernel"], "truth": k["uncoalesced"], "flagged": hit,
                                 "found_in_source": bool(ranges), "waste": k["waste"]})
     def score(rows):
         tp = sum(1 for r in rows if r["truth"] is True and r["flagged"])
@@ -146,10 +156,20 @@ def main():
         fn = sum(1 for r in rows if r["truth"] is True and not r["flagged"])
         return {"tp": tp, "fp": fp, "fn": fn, "precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
                 "left_out": sum(1 for r in rows if r["truth"] is None)}
-    line_rows = [{"truth": l["uncoalesced"], "flagged": (l["file"], l["line"]) in flagged_lines,
+    def line_set(label):
+        if "set" in label:
+            return label["set"]
+        dirs = [d for d in set_of_dir if label["file"].startswith(d + "/")]
+        return set_of_dir[max(dirs, key=len)] if dirs else "first"
+    line_rows = [{"truth": l["uncoalesced"], "flagged": (l["file"], l["line"]) in flagged_lines, "set": line_set(l),
                   "file": l["file"], "line": l["line"], "attributable": attributable(src, l)} for l in labels["lines"]]
+    sets = sorted({r["set"] for r in kernel_rows + line_rows})
+    per_set = {s: {"kernels": score([r for r in kernel_rows if r["set"] == s]),
+                   "lines": score([r for r in line_rows if r["set"] == s]),
+                   "attributable_lines": score([r for r in line_rows if r["set"] == s and r["attributable"]])}
+               for s in sets}
     result = {"kernels": score(kernel_rows), "lines": score(line_rows),
-              "attributable_lines": score([r for r in line_rows if r["attributable"]]),
+              "attributable_lines": score([r for r in line_rows if r["attributable"]]), "sets": per_set,
               "misaligned_errors_on_clean_programs": false_errors, "misaligned_warnings": warnings,
               "kernel_rows": kernel_rows,
               "missed_lines": [f'{r["file"]}:{r["line"]}' + ("" if r["attributable"] else " (not attributable)")
@@ -160,6 +180,13 @@ def main():
     print(f"per line:   precision {l['precision']} recall {l['recall']} (tp {l['tp']} fp {l['fp']} fn {l['fn']}, {l['left_out']} left out)")
     a = result["attributable_lines"]
     print(f"attributable lines: precision {a['precision']} recall {a['recall']} (tp {a['tp']} fp {a['fp']} fn {a['fn']})")
+    if len(sets) > 1:
+        for s in sets:
+            k, l, a = per_set[s]["kernels"], per_set[s]["lines"], per_set[s]["attributable_lines"]
+            print(f"{s} set: per kernel {k['precision']} / {k['recall']} (tp {k['tp']} fp {k['fp']} fn {k['fn']}, {k['left_out']} left out); "
+                  f"per line {l['precision']} / {l['recall']} (tp {l['tp']} fp {l['fp']} fn {l['fn']}); "
+                  f"attributable lines {a['precision']} / {a['recall']}")
+        k = result["kernels"]
     print(f"misaligned-access errors on programs that ran clean: {len(false_errors)}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

@@ -25,6 +25,7 @@ Lines in CUDA's own headers (cuda_bf16.hpp, where nvcc puts the load of a bf16 c
 for their kernel only; the per-line labels are those of the programs' own files.
 A run that ended without "misaligned address" in its output and with no memcheck report of a
 misaligned access ran clean for the alignment rule.
+Programs, kernels and lines keep the plan's `set` ("first" when absent); the summary counts per set.
 """
 import argparse
 import csv
@@ -128,6 +129,7 @@ def main():
     plan = {p["name"]: p for p in json.loads((raws[0] / "plan.json").read_text())["programs"]}
     kernels = {}
     lines = defaultdict(lambda: [0.0, 0.0, 0.0])
+    line_set = {}
     alignment = {}
     for stem, (raw, _, _) in sorted(collect_runs(raws).items()):
         program = stem.rsplit(".", 1)[0]
@@ -138,6 +140,7 @@ def main():
             rel = plan[program]["dir"] + "/" + path.split(root, 1)[1] if own else path
             key = f"{program}::{kernel_base_name(function or '?')}"
             k = kernels.setdefault(key, {"program": program, "kernel": kernel_base_name(function or "?"),
+                                         "set": plan[program].get("set", "first"),
                                          "functions": set(), "runs": set(), "sectors": 0.0, "ideal": 0.0,
                                          "excessive": 0.0, "lines": defaultdict(lambda: [0.0, 0.0, 0.0])})
             k["functions"].add(function)
@@ -150,6 +153,7 @@ def main():
                 slot[0] += s; slot[1] += i; slot[2] += e
                 if own:
                     cell = lines[(rel, line)]
+                    line_set[(rel, line)] = plan[program].get("set", "first")
                     cell[0] += s; cell[1] += i; cell[2] += e
     out_kernels = []
     for key, k in sorted(kernels.items()):
@@ -158,32 +162,38 @@ def main():
         whole = verdict(k["excessive"], k["ideal"])
         label = True if positive_lines else (False if k["ideal"] and k["excessive"] / k["ideal"] < NEGATIVE else None)
         out_kernels.append({
-            "program": k["program"], "kernel": k["kernel"], "functions": sorted(k["functions"]),
+            "program": k["program"], "kernel": k["kernel"], "set": k["set"], "functions": sorted(k["functions"]),
             "runs": sorted(k["runs"]), "sectors": k["sectors"], "ideal": k["ideal"], "excessive": k["excessive"],
             "waste": round(k["excessive"] / k["ideal"], 4) if k["ideal"] else None,
             "uncoalesced": label, "uncoalesced_lines": positive_lines,
             "header_lines": [f"{w[0]}:{w[1]}" for w, v in heavy if not w[2] and verdict(v[2], v[1])],
             "whole_kernel_verdict": whole,
         })
-    out_lines = [{"file": f, "line": n, "sectors": v[0], "ideal": v[1], "excessive": v[2],
+    out_lines = [{"file": f, "line": n, "set": line_set[(f, n)], "sectors": v[0], "ideal": v[1], "excessive": v[2],
                   "uncoalesced": verdict(v[2], v[1])} for (f, n), v in sorted(lines.items())]
     machine = (raws[0] / "machine.txt").read_text().strip() if (raws[0] / "machine.txt").exists() else ""
     result = {
         "about": "GPU labels of the real programs in programs.json; see label.py for the definitions",
         "machine": machine,
-        "programs": [{k: plan[p][k] for k in ("name", "repo", "commit", "dir", "sources", "build", "runs")} for p in sorted(plan)],
+        "programs": [dict({k: plan[p][k] for k in ("name", "repo", "commit", "dir", "sources", "build", "runs")},
+                          set=plan[p].get("set", "first")) for p in sorted(plan)],
         "thresholds": {"positive_waste": POSITIVE, "negative_waste": NEGATIVE, "kernel_line_share": KERNEL_SHARE},
         "kernels": out_kernels, "lines": out_lines, "runs": alignment,
     }
     Path(args.out).write_text(json.dumps(result, indent=1))
-    pos = sum(1 for k in out_kernels if k["uncoalesced"] is True)
-    neg = sum(1 for k in out_kernels if k["uncoalesced"] is False)
-    lp = sum(1 for l in out_lines if l["uncoalesced"] is True)
-    ln = sum(1 for l in out_lines if l["uncoalesced"] is False)
-    faults = sum(1 for a in alignment.values() if a["misaligned_fault"])
-    print(f"kernels: {len(out_kernels)} ({pos} uncoalesced, {neg} coalesced, {len(out_kernels) - pos - neg} in between); "
-          f"lines with global traffic: {len(out_lines)} ({lp} uncoalesced, {ln} coalesced); "
-          f"runs: {len(alignment)}, misaligned faults: {faults}", file=sys.stderr)
+    run_set = {stem: plan[stem.rsplit(".", 1)[0]].get("set", "first") for stem in alignment}
+    for name in sorted(set(run_set.values())) + (["total"] if len(set(run_set.values())) > 1 else []):
+        ks = [k for k in out_kernels if name in ("total", k["set"])]
+        ls = [l for l in out_lines if name in ("total", l["set"])]
+        runs = [a for stem, a in alignment.items() if name in ("total", run_set[stem])]
+        pos = sum(1 for k in ks if k["uncoalesced"] is True)
+        neg = sum(1 for k in ks if k["uncoalesced"] is False)
+        lp = sum(1 for l in ls if l["uncoalesced"] is True)
+        ln = sum(1 for l in ls if l["uncoalesced"] is False)
+        faults = sum(1 for a in runs if a["misaligned_fault"])
+        print(f"{name if name == 'total' else name + ' set'}: kernels: {len(ks)} ({pos} uncoalesced, {neg} coalesced, {len(ks) - pos - neg} in between); "
+              f"lines with global traffic: {len(ls)} ({lp} uncoalesced, {ln} coalesced); "
+              f"runs: {len(runs)}, misaligned faults: {faults}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,11 @@ The plan (OUT/plan.json) lists, per program: its name, folder (relative to OUT/s
 command line, and the argument lists to run it with. llm.c's dev/cuda programs take a kernel
 number; the numbers are the `case N:` labels of their `switch (kernel_num)`, so every version in
 the file is run. The corpus commit of each project is copied into the plan from MANIFEST.json.
+An entry may name more folders of its project to copy (`copy`, e.g. a shared header folder), and
+compile-time sizes to shrink (`redefine`: file -> macro -> value; each `#define MACRO value` line of
+the copied file gets the new value, the line numbers stay): where a `-DMACRO` would not do (a
+header defines it unconditionally, or the macro's name is also a parameter name in cuda.h).
+Its `set` ("first" when absent) is kept in the plan: the programs are scored per set.
 """
 import argparse
 import fnmatch
@@ -66,12 +71,21 @@ def main():
     copied = set()
     for entry in manifest["programs"]:
         project = entry["project"]
-        for folder in [entry["dir"]] + (["Common"] if "Common" in entry.get("flags", "") else []):
+        extra = (["Common"] if "Common" in entry.get("flags", "") else []) + entry.get("copy", [])
+        for folder in [entry["dir"]] + extra:
             if (project, folder) in copied:
                 continue
             shutil.copytree(corpus / project / folder, src / project / folder,
                             ignore=shutil.ignore_patterns("doc", "*.pdf", "*.docx", "*.png", "data"))
             copied.add((project, folder))
+        for name, macros in entry.get("redefine", {}).items():
+            path = src / project / entry["dir"] / name
+            text = path.read_text()
+            for macro, value in macros.items():
+                text, n = re.subn(rf"^(\s*#\s*define\s+{macro}\s+)\S+", lambda m: m.group(1) + value, text, flags=re.M)
+                if not n:
+                    sys.exit(f"prepare.py: no #define {macro} in {path}")
+            path.write_text(text)
         for program in expand(entry, corpus):
             sources = " ".join(program["sources"])
             plan.append({
@@ -83,11 +97,17 @@ def main():
                 "sources": program["sources"],
                 "build": f'nvcc {BASE_FLAGS} {program.get("flags", "")} {sources} -o BIN'.replace("  ", " "),
                 "runs": program["runs"],
+                "set": program.get("set", "first"),
+                **({"redefine": entry["redefine"]} if "redefine" in entry else {}),
             })
     (out / "plan.json").write_text(json.dumps({"programs": plan}, indent=1))
     runs = sum(len(p["runs"]) for p in plan)
     size = sum(f.stat().st_size for f in src.rglob("*") if f.is_file())
-    print(f"{len(plan)} programs, {runs} runs, {size / 1e6:.1f} MB copied into {src}", file=sys.stderr)
+    sets = {}
+    for p in plan:
+        sets.setdefault(p["set"], []).append(p)
+    per_set = ", ".join(f"{s}: {len(ps)} programs, {sum(len(p['runs']) for p in ps)} runs" for s, ps in sets.items())
+    print(f"{len(plan)} programs, {runs} runs ({per_set}), {size / 1e6:.1f} MB copied into {src}", file=sys.stderr)
 
 
 if __name__ == "__main__":
