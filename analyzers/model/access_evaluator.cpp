@@ -500,6 +500,7 @@ Value AccessInterpreter::Impl::eval_conditional(const clang::AbstractConditional
   assume(cond->getCond(), false, f);
   Value a = eval(cond->getTrueExpr(), t);
   Value b = eval(cond->getFalseExpr(), f);
+  t.data_branch = f.data_branch = env.data_branch;  // only the arms were under the condition
   if (t.dead && !f.dead) {
     env = std::move(f);
     return b;

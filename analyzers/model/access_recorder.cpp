@@ -252,6 +252,7 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
     }
   }
   q.guards = env.guards;
+  m.data_branch = env.data_branch;
   q.facts = &env.facts;
   for (int d = 0; d < 3; ++d) {
     q.thread_atoms[d] = thread[d];

@@ -100,6 +100,7 @@ Env join(AtomTable& atoms, const Env& a, const Env& b) {
     out.vars[var] = join_values(atoms, va, it->second);
   }
   out.facts = PathFacts::join(a.facts, b.facts);
+  out.data_branch = a.data_branch || b.data_branch;
   for (const auto& g : a.guards) {
     bool both = std::any_of(b.guards.begin(), b.guards.end(),
                             [&](const LaneGuard& h) { return h.op == g.op && h.form == g.form; });

@@ -95,6 +95,9 @@ struct Env {
   std::map<const clang::VarDecl*, Value> vars;
   PathFacts facts;
   std::vector<LaneGuard> guards;
+  // Inside a branch on data the lanes loaded (`if (keys[t] <= key)`): which lanes of a warp run
+  // here is unknown, from all of them to one.
+  bool data_branch = false;
   bool dead = false;
 };
 

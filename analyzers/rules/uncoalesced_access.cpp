@@ -11,8 +11,9 @@
 //     with C = 50257), so most rows' warps straddle one sector more than they need;
 //   - a gather: the lane's address comes from an index the lane loaded itself (`table[ids[i]]`),
 //     so adjacent lanes touch unrelated sectors unless the indices happen to be consecutive.
-// Broadcasts, single-lane accesses, atomics on gathered addresses and addresses the model lost
-// track of are not reported.
+// Broadcasts, single-lane accesses, atomics on gathered addresses, accesses under a branch on
+// data the lanes loaded (how many lanes take it is unknown) and addresses the model lost track
+// of are not reported.
 #include <algorithm>
 #include <tuple>
 
@@ -42,6 +43,9 @@ enum class Cause { None, Stride, ShiftedWindow, RowStarts, Gather };
 
 Cause cause_of(const MemoryAccess& a) {
   if (a.space != MemorySpace::Global || a.width == 0) return Cause::None;
+  // Under a branch on loaded data, the lanes that run may be a whole warp or the one lane whose
+  // key matched: a verdict computed for 32 lanes would be a guess.
+  if (a.data_branch) return Cause::None;
   if (a.pattern == LanePattern::DataDependent)
     return !a.gather_index.empty() && !a.is_atomic ? Cause::Gather : Cause::None;
   if (a.pattern != LanePattern::Estimated) return Cause::None;

@@ -98,13 +98,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--src", default=str(HERE.parents[2] / "build-real" / "src"))
-    parser.add_argument("--labels", action="append", help="labels.json (default: the committed one); repeatable")
+    parser.add_argument("--labels", action="append",
+                        help="a labels file (default: the committed labels.json and labels-second.json); repeatable")
     parser.add_argument("--json")
     parser.add_argument("--min-kernel-precision", type=float, default=0.0)
     parser.add_argument("--min-kernel-recall", type=float, default=0.0)
     args = parser.parse_args()
     labels = {"programs": [], "kernels": [], "lines": [], "runs": {}}
-    for path in args.labels or [str(HERE / "labels.json")]:
+    for path in args.labels or [str(HERE / "labels.json"), str(HERE / "labels-second.json")]:
         part = json.loads(Path(path).read_text())
         for key in ("programs", "kernels", "lines"):
             labels[key] += part[key]
