@@ -304,3 +304,87 @@ TEST_CASE("bf16 and half elements read through conversion operators are accesses
   for (const Finding* finding : f) lines.insert(finding->location.range.start.line);
   CHECK(lines == std::set<uint32_t>{4, 6, 7});  // x[i] (line 5) is coalesced
 }
+
+TEST_CASE("an index a warp loads at one address picks a row; one its lanes load apart is a gather") {
+  auto a = analyse(
+      "__global__ void rows(const float* src, float* dst, const long* slot, const int* ids, int d) {\n"
+      "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  int warp = idx / 32, lane = idx % 32;\n"
+      "  long s = slot[warp];\n"
+      "  for (int i = lane; i < d; i += 32) dst[s * d + i] = src[(long)warp * d + i];\n"
+      "  int id = ids[idx];\n"
+      "  dst[idx] = src[(long)id * d];\n"
+      "}\n"
+      "void launch(const float* a, float* b, const long* s, const int* ids, int rows, int d) {\n"
+      "  rows<<<(rows * 32 + 255) / 256, 256>>>(a, b, s, ids, d);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "uncoalesced-access");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 6);
+  CHECK(contains(f[0]->message, "index it loaded (`id`)"));
+}
+
+TEST_CASE("constexpr locals and constant conditions are constants of each instantiation") {
+  auto a = analyse(
+      "template <int LOG2> __global__ void k(float* dst, const float* src, int stride) {\n"
+      "  constexpr int pow2 = 1 << LOG2;\n"
+      "  constexpr int W = pow2 < 32 ? pow2 : 32, ITER = pow2 / W, PER = ITER < 4 ? 1 : 4;\n"
+      "  const float* s = src + (long)blockIdx.x * stride + threadIdx.x * PER;\n"
+      "  if constexpr (PER == 4) {\n"
+      "    float4 v = *reinterpret_cast<const float4*>(s);\n"
+      "    *reinterpret_cast<float4*>(dst + (long)blockIdx.x * stride + threadIdx.x * PER) = v;\n"
+      "  } else {\n"
+      "    dst[(long)blockIdx.x * stride + threadIdx.x * PER] = *s;\n"
+      "  }\n"
+      "}\n"
+      "void launch(float* d, const float* s, int rows) {\n"
+      "  k<7><<<rows, 32>>>(d, s, 128);\n"
+      "  k<5><<<rows, 32>>>(d, s, 32);\n"
+      "}\n");
+  CHECK(findings_of_rule(a, "uncoalesced-access").empty());
+  CHECK(findings_of_rule(a, "misaligned-access").empty());
+}
+
+TEST_CASE("a block smaller than a warp has only its own lanes") {
+  auto a = analyse(
+      "__global__ void col(float* m, int n, int t) {\n"
+      "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+      "  if (x < n && y < n) m[x * n + y] -= m[t * n + y];\n"
+      "}\n"
+      "__global__ void one(float* out, const float* in, int ld) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[(long)i * ld];\n"
+      "}\n"
+      "void launch(float* m, const float* in, int n, int t) {\n"
+      "  col<<<dim3((n + 3) / 4, (n + 3) / 4), dim3(4, 4)>>>(m, n, t);\n"
+      "  one<<<n, 1>>>(m, in, n);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "uncoalesced-access");
+  REQUIRE_FALSE(f.empty());
+  for (const Finding* finding : f) CHECK(finding->location.range.start.line == 2);  // 4 rows of 4 lanes
+}
+
+TEST_CASE("an element index into a vector array is a multiple of the element, whatever its value") {
+  auto a = analyse(
+      "__global__ void g(const float4* vb, const int3* tri, float4* out, int n) {\n"
+      "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (t < n) { int3 v = tri[t]; out[t] = vb[v.z]; }\n"
+      "}\n");
+  CHECK(findings_of_rule(a, "misaligned-access").empty());
+}
+
+TEST_CASE("a grid of exactly n / K blocks is written for sizes K divides") {
+  const std::string kernel =
+      "__global__ void s4(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float4 v = reinterpret_cast<const float4*>(in + (size_t)blockIdx.y * n)[i];\n"
+      "  reinterpret_cast<float4*>(out + (size_t)blockIdx.y * n)[i] = v;\n"
+      "}\n";
+  auto exact = analyse(kernel + "void launch(float* o, const float* i, int n, int r) { s4<<<dim3(n / 512, r), 128>>>(o, i, n); }\n",
+                       "exact.cu");
+  CHECK(findings_of_rule(exact, "misaligned-access").empty());
+  auto rounded = analyse(
+      kernel + "void launch(float* o, const float* i, int n, int r) { s4<<<dim3((n + 511) / 512, r), 128>>>(o, i, n); }\n",
+      "rounded.cu");
+  CHECK(findings_of_rule(rounded, "misaligned-access").size() == 2);  // `n % 4 == 0` is not known
+}
