@@ -1,9 +1,8 @@
 #include "analyzers/pipeline/target_archs.h"
 
 #include <algorithm>
-#include <string>
-
 #include <cstdlib>
+#include <string>
 
 #include "analyzers/data/arch_table.h"
 #include "analyzers/project/declared_archs.h"
@@ -52,13 +51,14 @@ std::string version_text(int major, int minor) { return std::to_string(major) + 
 void assume_archs(int cuda_major, int cuda_minor, const CudaToolkit* toolkit, const std::string& why,
                   std::vector<ArchOrigin>& origins, ArchSelection& selection) {
   std::vector<ArchOrigin> defaults;
-  for (const auto& c : builder_default_capabilities(cuda_major, cuda_minor)) defaults.push_back({c, std::nullopt});
+  for (const auto& c : builder_default_capabilities(cuda_major, cuda_minor))
+    defaults.push_back({c, std::nullopt});
   std::vector<Capability> usable = usable_archs(defaults, toolkit);
   origins.clear();
   if (!usable.empty()) {
-    Capability most = *std::max_element(usable.begin(), usable.end(), [](const Capability& a, const Capability& b) {
-      return a.number() < b.number();
-    });
+    Capability most =
+        *std::max_element(usable.begin(), usable.end(),
+                          [](const Capability& a, const Capability& b) { return a.number() < b.number(); });
     most.ptx = false;
     origins.push_back({most, std::nullopt});
   }
@@ -70,10 +70,10 @@ void assume_archs(int cuda_major, int cuda_minor, const CudaToolkit* toolkit, co
 // Every arch asked for, from the first source that has a list (see target_archs.h); fills the
 // selection's origin (and its build.toml array) but not its archs. `kernels` are the build.toml
 // kernels that compile the file (when there is a build.toml).
-std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* config, const KernelsBuilding& kernels,
-                                     const AnalysisSettings& settings, const CudaToolkit* toolkit,
-                                     const CompileFlags* compile_flags, ArchSelection& selection,
-                                     std::vector<fs::path>& build_files_read) {
+std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* config,
+                                     const KernelsBuilding& kernels, const AnalysisSettings& settings,
+                                     const CudaToolkit* toolkit, const CompileFlags* compile_flags,
+                                     ArchSelection& selection, std::vector<fs::path>& build_files_read) {
   int cuda_major = toolkit ? toolkit->version_major : 13;
   int cuda_minor = toolkit ? toolkit->version_minor : 0;
   std::vector<ArchOrigin> origins;

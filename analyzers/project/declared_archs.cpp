@@ -41,8 +41,10 @@ std::string without_hash_comments(std::string_view text) {
       continue;
     }
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
     if (c == '"' || c == '\'') {
@@ -56,10 +58,12 @@ std::string without_hash_comments(std::string_view text) {
 }
 
 uint32_t line_of(std::string_view text, size_t offset) {
-  return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return static_cast<uint32_t>(
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
-void add_unique(std::vector<DeclaredArch>& out, const Capability& cap, const std::string& file, uint32_t line) {
+void add_unique(std::vector<DeclaredArch>& out, const Capability& cap, const std::string& file,
+                uint32_t line) {
   Capability plain = cap;
   plain.ptx = false;
   for (const auto& d : out) {
@@ -73,7 +77,7 @@ void add_unique(std::vector<DeclaredArch>& out, const Capability& cap, const std
 // The torch names TORCH_CUDA_ARCH_LIST accepts for groups of capabilities.
 std::vector<std::string_view> named_group(std::string_view word) {
   static const std::pair<std::string_view, std::vector<std::string_view>> kNames[] = {
-      {"Kepler+Tesla", {"3.7"}}, {"Kepler", {"3.5"}},        {"Maxwell+Tegra", {"5.3"}},
+      {"Kepler+Tesla", {"3.7"}},   {"Kepler", {"3.5"}},        {"Maxwell+Tegra", {"5.3"}},
       {"Maxwell", {"5.0", "5.2"}}, {"Pascal", {"6.0", "6.1"}}, {"Volta+Tegra", {"7.2"}},
       {"Volta", {"7.0"}},          {"Turing", {"7.5"}},        {"Ampere+Tegra", {"8.7"}},
       {"Ampere", {"8.0", "8.6"}},  {"Ada", {"8.9"}},           {"Hopper", {"9.0"}},
@@ -106,8 +110,10 @@ std::vector<Capability> parse_torch_arch_list(std::string_view value) {
       if (auto cap = parse_capability(each)) out.push_back(*cap);
   };
   for (char c : value) {
-    if (c == ';' || c == ' ' || c == ',' || c == '\t') flush();
-    else word += c;
+    if (c == ';' || c == ' ' || c == ',' || c == '\t')
+      flush();
+    else
+      word += c;
   }
   flush();
   return out;
@@ -142,8 +148,7 @@ std::vector<DeclaredArch> archs_declared_in_text(const std::string& file, std::s
     if (auto cap = capability_of_number(m[1].str(), m[2].str())) add_unique(out, *cap, file, line);
   });
   // TORCH_CUDA_ARCH_LIST set to a string (Python, CMake's ENV{}, shell, Make).
-  static const std::regex torch_list(
-      R"(TORCH_CUDA_ARCH_LIST['"\]}]*\s*[:?]?[=,]?\s*['"]([^'"\n]*)['"])");
+  static const std::regex torch_list(R"(TORCH_CUDA_ARCH_LIST['"\]}]*\s*[:?]?[=,]?\s*['"]([^'"\n]*)['"])");
   static const std::regex torch_list_bare(R"(TORCH_CUDA_ARCH_LIST\s*[:?]?=\s*([0-9][0-9.;+ a-zA-Z]*))");
   auto on_torch_list = [&](const std::smatch& m, uint32_t line) {
     for (const Capability& cap : parse_torch_arch_list(m[1].str())) add_unique(out, cap, file, line);
@@ -156,7 +161,8 @@ std::vector<DeclaredArch> archs_declared_in_text(const std::string& file, std::s
   static const std::regex cmake_item(R"((\d{2,3})([af]?))");
   each(cmake_list, [&](const std::smatch& m, uint32_t line) {
     std::string items = m[1].str();
-    for (auto it = std::sregex_iterator(items.begin(), items.end(), cmake_item); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(items.begin(), items.end(), cmake_item); it != std::sregex_iterator();
+         ++it)
       if (auto cap = capability_of_number((*it)[1].str(), (*it)[2].str())) add_unique(out, *cap, file, line);
   });
   std::stable_sort(out.begin(), out.end(), [](const DeclaredArch& a, const DeclaredArch& b) {

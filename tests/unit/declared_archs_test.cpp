@@ -1,6 +1,8 @@
 // The archs a project without build.toml declares in its own build files (project/declared_archs.h),
 // and what the analysis does with them: the project's list, or, when nothing declares one, a
 // single assumed arch whose arch findings are warnings that say so.
+#include "analyzers/project/declared_archs.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
-#include "analyzers/project/declared_archs.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -100,7 +101,8 @@ set_target_properties(ops PROPERTIES CUDA_ARCHITECTURES 89 120)
 }
 
 TEST_CASE("TORCH_CUDA_ARCH_LIST values: separators, +PTX, arch-specific targets and torch's names") {
-  CHECK(texts(parse_torch_arch_list("8.0;8.6 9.0a+ptx")) == std::vector<std::string>{"8.0", "8.6", "9.0a+PTX"});
+  CHECK(texts(parse_torch_arch_list("8.0;8.6 9.0a+ptx")) ==
+        std::vector<std::string>{"8.0", "8.6", "9.0a+PTX"});
   CHECK(texts(parse_torch_arch_list("Ampere;Hopper")) == std::vector<std::string>{"8.0", "8.6", "9.0"});
   CHECK(parse_torch_arch_list("all").empty());
 }
@@ -115,7 +117,8 @@ TEST_CASE("a compile command's arch flags") {
 
 TEST_CASE("the nearest folder that declares wins; the environment comes last") {
   TempFolder tmp;
-  tmp.write("setup.py", "ext = CUDAExtension('x', ['csrc/a.cu'], extra_compile_args={'nvcc': ['-arch=sm_80']})\n");
+  tmp.write("setup.py",
+            "ext = CUDAExtension('x', ['csrc/a.cu'], extra_compile_args={'nvcc': ['-arch=sm_80']})\n");
   tmp.write("csrc/sub/Makefile", "all:\n\tnvcc -o k k.cu\n");  // declares nothing: look further up
   fs::path source = tmp.write("csrc/sub/a.cu", kReduceKernel);
   DeclaredArchs found = find_declared_archs(source, std::nullopt, {}, std::string("7.5"));
@@ -133,7 +136,8 @@ TEST_CASE("the nearest folder that declares wins; the environment comes last") {
 
 TEST_CASE("analysis without build.toml: the project's own archs decide arch-mismatch") {
   TempFolder tmp;
-  tmp.write("setup.py", "cc = ['-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=sm_90']\n");
+  tmp.write("setup.py",
+            "cc = ['-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=sm_90']\n");
   fs::path source = tmp.write("csrc/row_sum.cu", kReduceKernel);
   Analyzer analyzer(settings_without_caches());
   FileAnalysis result = analyzer.analyze_source(source, kReduceKernel);
@@ -145,7 +149,8 @@ TEST_CASE("analysis without build.toml: the project's own archs decide arch-mism
         result.inputs.end());
 
   // The same project building for 7.5 too: a real error, with the place it is declared.
-  tmp.write("setup.py", "cc = ['-gencode', 'arch=compute_75,code=sm_75', '-gencode', 'arch=compute_90,code=sm_90']\n");
+  tmp.write("setup.py",
+            "cc = ['-gencode', 'arch=compute_75,code=sm_75', '-gencode', 'arch=compute_90,code=sm_90']\n");
   FileAnalysis with_old = analyzer.analyze_source(source, kReduceKernel);
   const Finding* mismatch = nullptr;
   for (const auto& f : with_old.findings)
