@@ -16,19 +16,37 @@ namespace fs = std::filesystem;
 namespace {
 
 // The caller's build.toml, else the nearest one on disk when it can be read (parsed into
-// `own_parse`); null when neither is there or its model could not be built.
+// `own_parse`); null when neither is there or its model could not be built. `broken` is the
+// parse of one that is there but could not be read as a build.toml.
 const BuildConfig* applicable_config(const fs::path& file, const BuildConfigParse* project,
-                                     std::optional<BuildConfigParse>& own_parse) {
+                                     std::optional<BuildConfigParse>& own_parse,
+                                     std::optional<fs::path>& broken_file, const BuildConfigParse*& broken) {
   const BuildConfigParse* config_parse = project;
+  std::optional<fs::path> toml;
   if (!config_parse) {
-    if (auto toml = find_build_toml(file)) {
+    toml = find_build_toml(file);
+    if (toml) {
       if (auto toml_text = read_file_text(*toml)) {
         own_parse = parse_build_toml(*toml, *toml_text);
         config_parse = &*own_parse;
       }
     }
   }
+  if (config_parse && !config_parse->config) {
+    broken = config_parse;
+    broken_file = toml;
+    if (!broken_file && !config_parse->problems.empty())
+      broken_file = config_parse->problems.front().location.file;
+  }
   return config_parse && config_parse->config ? &*config_parse->config : nullptr;
+}
+
+// Why a build.toml that is there gives no archs: its first problem, where it is.
+std::string broken_build_toml_reason(const BuildConfigParse& parse) {
+  if (parse.problems.empty()) return "build.toml could not be read as a build.toml";
+  const Finding& first = parse.problems.front();
+  return "build.toml does not parse (line " + std::to_string(first.location.range.start.line + 1) + ": " +
+         first.message + "), so nothing declares which archs this file is built for";
 }
 
 // "build.toml", and for a header the kernels whose sources include it, so that "build.toml builds
@@ -71,9 +89,10 @@ void assume_archs(int cuda_major, int cuda_minor, const CudaToolkit* toolkit, co
 // selection's origin (and its build.toml array) but not its archs. `kernels` are the build.toml
 // kernels that compile the file (when there is a build.toml).
 std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* config,
-                                     const KernelsBuilding& kernels, const AnalysisSettings& settings,
-                                     const CudaToolkit* toolkit, const CompileFlags* compile_flags,
-                                     ArchSelection& selection, std::vector<fs::path>& build_files_read) {
+                                     const BuildConfigParse* broken, const KernelsBuilding& kernels,
+                                     const AnalysisSettings& settings, const CudaToolkit* toolkit,
+                                     const CompileFlags* compile_flags, ArchSelection& selection,
+                                     std::vector<fs::path>& build_files_read) {
   int cuda_major = toolkit ? toolkit->version_major : 13;
   int cuda_minor = toolkit ? toolkit->version_minor : 0;
   std::vector<ArchOrigin> origins;
@@ -89,6 +108,12 @@ std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* co
         origins.push_back({*entry.capability, Location{config->file.string(), entry.range}});
     selection.origin = build_toml_origin(kernels);
     if (caps.list_range) selection.origin_location = Location{config->file.string(), *caps.list_range};
+    return origins;
+  }
+  // A kernel-builder project whose build.toml is broken: its archs are that file's to say, and
+  // the user is fixing it; a setup.py beside it is not how the project builds.
+  if (broken) {
+    assume_archs(cuda_major, cuda_minor, toolkit, broken_build_toml_reason(*broken), origins, selection);
     return origins;
   }
   std::optional<std::string> env_list;
@@ -144,15 +169,18 @@ TargetArchs select_target_archs(const fs::path& file, const BuildConfigParse* pr
                                 const CompileFlags* compile_flags) {
   TargetArchs result;
   std::optional<BuildConfigParse> own_parse;
-  const BuildConfig* config = applicable_config(file, project, own_parse);
+  std::optional<fs::path> broken_file;
+  const BuildConfigParse* broken = nullptr;
+  const BuildConfig* config = applicable_config(file, project, own_parse, broken_file, broken);
+  if (broken_file) result.build_files_read.push_back(*broken_file);  // fixing it changes the archs
   KernelsBuilding kernels;
   if (config) {
     result.build_toml = config->file;
     kernels = kernels_building(*config, file);
     result.include_dirs = include_dirs_of(*config, kernels);
   }
-  result.origins = listed_archs(file, config, kernels, settings, toolkit, compile_flags, result.selection,
-                                result.build_files_read);
+  result.origins = listed_archs(file, config, broken, kernels, settings, toolkit, compile_flags,
+                                result.selection, result.build_files_read);
   result.selection.archs = usable_archs(result.origins, toolkit);
   return result;
 }

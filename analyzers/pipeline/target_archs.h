@@ -5,7 +5,9 @@
 // The list comes from the first of: --arch (settings.arch_override), the build.toml that applies
 // (the caller's copy, else the nearest one on disk), what the project's own build files declare
 // (compile_commands.json, setup.py, CMake, Makefiles, TORCH_CUDA_ARCH_LIST: project/declared_archs.h),
-// the configured default archs. When none of them says anything, the list is an assumption: the
+// the configured default archs. A build.toml that is there but does not parse stops the search
+// (the project builds with kernel-builder; its archs are that file's to say). When none of them
+// says anything, the list is an assumption: the
 // most capable arch of kernel-builder's default list for the toolkit's CUDA version (13.0
 // without a toolkit), one parse, marked `assumed` so that the arch rules only warn. Capabilities
 // that cannot be analysed (unknown, or not targetable by the toolkit) are dropped from the

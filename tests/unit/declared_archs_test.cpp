@@ -186,3 +186,17 @@ __global__ void k(unsigned* out) {
   }
   CHECK(mismatches == 1);
 }
+
+TEST_CASE("a build.toml that does not parse is named as the reason, not read past") {
+  TempFolder tmp;
+  tmp.write("build.toml", "[general\nname = \"broken\"\n");
+  tmp.write("setup.py", "cc = ['-gencode', 'arch=compute_75,code=sm_75']\n");  // not how the project builds
+  fs::path source = tmp.write("row_sum/row_sum.cu", kReduceKernel);
+  Analyzer analyzer(settings_without_caches());
+  FileAnalysis result = analyzer.analyze_source(source, kReduceKernel);
+  CHECK(result.archs.assumed);
+  CHECK(result.archs.origin.find("build.toml does not parse (line 1") != std::string::npos);
+  CHECK(std::find(result.inputs.begin(), result.inputs.end(), (tmp.root() / "build.toml").string()) !=
+        result.inputs.end());
+  for (const auto& f : result.findings) CHECK(f.rule_id != "arch-mismatch");
+}
