@@ -88,6 +88,7 @@ struct MemoryAccess {
   uint64_t base_alignment = 0;            // bytes; 0 unknown
   AlignmentVerdict alignment = AlignmentVerdict::NotChecked;
   std::string alignment_condition;        // "hidden % 4 == 0"
+  std::string broken_by_launch;           // Misaligned: what the launches pass that breaks the condition ("hidden = 1001")
   int64_t misaligned_by = 0;              // for Misaligned with a fixed residue
   bool misaligned_per_thread = false;     // the misalignment varies with the thread index
   std::string alignment_note;             // where a base alignment came from, for the message

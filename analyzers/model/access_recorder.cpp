@@ -63,6 +63,9 @@ bool index_like(const AtomTable& atoms, AtomId a) {
 // The terms of an offset that keep it from being a known multiple of the access width.
 struct AlignmentObstacles {
   std::vector<std::pair<std::string, int64_t>> conditions;  // product of parameters, modulus
+  // A condition the kernel's launches in this file break (`hidden` = 1001 for `hidden % 4 == 0`):
+  // "hidden = 1001", when one does.
+  std::string broken_by_launch;
   bool per_thread = false;  // a term of thread indices alone
   bool other = false;       // a constant, or indices with no parameter to blame
 };
@@ -102,6 +105,20 @@ AlignmentObstacles alignment_obstacles(const AtomTable& atoms, const Poly& offse
     int64_t modulus = int64_t{1} << (need - v);
     std::string product;
     for (AtomId a : params) product += (product.empty() ? "" : " * ") + atoms[a].name;
+    // What the launches pass decides it: a residue the parameters' congruence fixes.
+    Poly params_poly = Poly::constant(1);
+    for (AtomId a : params)
+      if (auto next = params_poly.times(Poly::atom(a))) params_poly = std::move(*next);
+    if (auto r = congruence_of(atoms, params_poly, &facts).residue_mod(static_cast<uint64_t>(modulus));
+        r && *r != 0 && found.broken_by_launch.empty()) {
+      for (AtomId a : params) {
+        if (auto value = launch_constant(atoms[a])) {
+          found.broken_by_launch += (found.broken_by_launch.empty() ? "" : ", ") + atoms[a].name + " = " +
+                                    std::to_string(*value);
+        }
+      }
+      if (found.broken_by_launch.empty()) found.broken_by_launch = product + " % " + std::to_string(modulus) + " = " + std::to_string(*r);
+    }
     auto& conditions = found.conditions;
     auto it = std::find_if(conditions.begin(), conditions.end(), [&](const auto& c) { return c.first == product; });
     if (it == conditions.end()) conditions.emplace_back(product, modulus);
@@ -311,6 +328,15 @@ void AccessInterpreter::Impl::check_alignment(const Base& base, const Poly& offs
   }
   // Which terms keep the offset from being a known multiple of w?
   AlignmentObstacles found = alignment_obstacles(atoms, offset, w, env.facts);
+  // The launches in this file pass sizes that break the condition: some block or thread of them
+  // faults, which is an error, not a condition.
+  if (!found.broken_by_launch.empty()) {
+    m.alignment = AlignmentVerdict::Misaligned;
+    m.misaligned_per_thread = true;
+    m.alignment_condition = condition_text(found.conditions);
+    m.broken_by_launch = found.broken_by_launch;
+    return;
+  }
   if (found.per_thread && found.conditions.empty() && !found.other) {
     m.alignment = AlignmentVerdict::Misaligned;
     m.misaligned_per_thread = true;

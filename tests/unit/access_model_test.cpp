@@ -148,7 +148,7 @@ TEST_CASE("misaligned by construction: a float4 view one float in is an error") 
   CHECK(contains(f[0]->message, "4 bytes past a multiple of 16"));
 }
 
-TEST_CASE("a runtime row length: warning with the condition, silent once the code checks it") {
+TEST_CASE("a runtime row length: the condition as information, silent once the code checks it") {
   const std::string body =
       "  const float4* xr = reinterpret_cast<const float4*>(x + blockIdx.x * hidden);\n"
       "  float s = 0.f;\n"
@@ -158,7 +158,7 @@ TEST_CASE("a runtime row length: warning with the condition, silent once the cod
   auto unchecked = analyse("__global__ void k(float* out, const float* x, int hidden) {\n" + body);
   auto f = findings_of_rule(unchecked, "misaligned-access");
   REQUIRE(f.size() == 1);
-  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(f[0]->severity == Severity::Information);  // the host code, elsewhere, may well guarantee it
   CHECK(contains(f[0]->message, "hidden % 4 == 0"));
 
   for (const char* check : {"  if (hidden % 4) return;\n", "  if (hidden % 4 != 0) { out[0] = 0.f; return; }\n",
@@ -188,7 +188,7 @@ TEST_CASE("__half2 at an odd element offset is an error; bf16 rows give a condit
   auto f = findings_of_rule(a, "misaligned-access");
   REQUIRE(f.size() == 2);
   CHECK(f[0]->severity == Severity::Error);
-  CHECK(f[1]->severity == Severity::Warning);
+  CHECK(f[1]->severity == Severity::Information);
   CHECK(contains(f[1]->message, "dim % 8 == 0"));
 }
 
