@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "analyzers/rules/arch_fallback.h"
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 #include "support/line_index.h"
@@ -43,22 +44,27 @@ std::string join_archs(const std::vector<Capability>& archs) {
   return out;
 }
 
-// "#if <guard>" above the line and "#endif" below: the simplest edit that makes the use
-// inactive for the archs that lack the feature. Multi-line statements need a wider guard; the
-// message says what to guard, the edit covers the line.
+// "#if <guard>" above the use's lines, "#else" with what the other archs do instead, "#endif"
+// below: guarding alone would leave those archs without the code, silently (a warp reduction
+// that returns lane 0's own value). Where the replacement is mechanical it is written out
+// (arch_fallback.h); otherwise the `#else` keeps a TODO and a `#warning`. Multi-line statements
+// need a wider guard; the message says what to guard, the edit covers the lines of the use.
 Fix guard_fix(const SourceInput& input, const FeatureUse& use, const Feature& feature) {
   LineIndex lines(input.text);
   uint32_t line = use.location.range.start.line;
   uint32_t last = std::max(use.location.range.end.line, line);
+  ArchFallback fallback = arch_fallback(feature, line == last ? lines.line_text(line) : std::string_view());
   Fix fix;
-  fix.title = "Guard with #if " + feature.guard;
+  fix.title = "Guard with #if " + feature.guard +
+              (fallback.working ? " and a warp-shuffle fallback for the other archs" : " and an #else to fill in");
   fix.edits.push_back({input.file, Range{{line, 0}, {line, 0}}, "#if " + feature.guard + "\n"});
+  std::string tail = "#else\n" + fallback.lines + "#endif\n";
   uint32_t after = last + 1;
   if (after < lines.line_count()) {
-    fix.edits.push_back({input.file, Range{{after, 0}, {after, 0}}, "#endif\n"});
+    fix.edits.push_back({input.file, Range{{after, 0}, {after, 0}}, tail});
   } else {
     auto end_column = static_cast<uint32_t>(lines.line_text(last).size());
-    fix.edits.push_back({input.file, Range{{last, end_column}, {last, end_column}}, "\n#endif\n"});
+    fix.edits.push_back({input.file, Range{{last, end_column}, {last, end_column}}, "\n" + tail});
   }
   return fix;
 }
