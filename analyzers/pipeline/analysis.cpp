@@ -223,6 +223,9 @@ FileAnalysis first_configuration_result(const std::string& file_name, std::strin
   early.archs = so_far.archs;
   early.build_toml = so_far.build_toml;
   early.missing_headers = so_far.missing_headers;
+  early.clang_errors = so_far.clang_errors;
+  early.first_clang_error = so_far.first_clang_error;
+  early.first_clang_error_location = so_far.first_clang_error_location;
   early.inputs = so_far.inputs;
   report_missing_headers(text, file_name, early);
   std::vector<Capability> served = served_archs(so_far.archs.archs, first);

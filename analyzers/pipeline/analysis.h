@@ -69,6 +69,11 @@ struct FileAnalysis {
   ArchSelection archs;
   std::optional<std::filesystem::path> build_toml;  // the one that applies, if any
   std::vector<std::string> missing_headers;         // #includes that could not be found
+  // The first parse's clang errors, when there were many (findings may be incomplete): how many,
+  // the first one and where. The file's one `frontend` note says so; not sent between processes.
+  size_t clang_errors = 0;  // 0 when there were few
+  std::string first_clang_error;
+  Location first_clang_error_location;
   // Every file the analysis read besides the source itself: the included files of every
   // parse, the build.toml in force, the compile_commands.json used. Absolute paths, each
   // once (in no promised order); what a result cache must check to know the findings still hold.

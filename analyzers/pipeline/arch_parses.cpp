@@ -43,10 +43,9 @@ void note_first_parse(const ParseOutcome& outcome, const std::string& file_name,
       result.missing_headers.push_back(header);
   }
   if (outcome.errors.size() >= kManyErrors) {
-    result.findings.push_back(frontend_finding(
-        {file_name, outcome.errors.front().location.range},
-        "clang reported " + std::to_string(outcome.errors.size()) + " errors in this file (first: " +
-            outcome.errors.front().message + "); findings may be incomplete."));
+    result.clang_errors = outcome.errors.size();
+    result.first_clang_error = outcome.errors.front().message;
+    result.first_clang_error_location = {file_name, outcome.errors.front().location.range};
   }
 }
 
@@ -188,16 +187,31 @@ void carry_uses_over_error_lines(std::vector<ArchParse>& parses) {
 }
 
 void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result) {
-  for (const auto& header : result.missing_headers) {
-    // CUTLASS is fetched by the builder, so kernel-builder projects have no copy of their own.
-    bool cutlass = header.rfind("cute/", 0) == 0 || header.rfind("cutlass/", 0) == 0;
-    std::string where = cutlass ? "Point the cutlassPath setting (or CUTLASS_PATH) at a CUTLASS checkout"
-                                : "Add its include path (compile_commands.json, or the extraFlags setting)";
-    result.findings.push_back(frontend_finding(
-        {file_name, include_line_of(text, header)},
-        "`" + header + "` was not found; device code that does not depend on it is still analysed. " + where +
-            " for complete results."));
+  std::string errors;
+  if (result.clang_errors > 0)
+    errors = "clang reported " + std::to_string(result.clang_errors) + " errors in this file (first: " +
+             result.first_clang_error + "), so findings may be incomplete.";
+  if (result.missing_headers.empty()) {
+    if (!errors.empty()) result.findings.push_back(frontend_finding(result.first_clang_error_location, errors));
+    return;
   }
+  // One note per file, on the first #include that was not found: one per header made a dozen
+  // notes on files of projects whose include paths the lint was not given.
+  const std::vector<std::string>& headers = result.missing_headers;
+  std::string names = "`" + headers[0] + "`";
+  for (size_t i = 1; i < headers.size() && i < 3; ++i) names += (i + 1 == headers.size() ? " and `" : ", `") + headers[i] + "`";
+  if (headers.size() > 3) names += " and " + std::to_string(headers.size() - 3) + " more";
+  bool cutlass = std::any_of(headers.begin(), headers.end(), [](const std::string& h) {
+    return h.rfind("cute/", 0) == 0 || h.rfind("cutlass/", 0) == 0;  // the builder fetches CUTLASS
+  });
+  std::string where = cutlass ? "Point the cutlassPath setting (or CUTLASS_PATH) at a CUTLASS checkout, and add "
+                                "the project's other include paths (compile_commands.json, or the extraFlags setting)"
+                              : "Add the include paths (compile_commands.json, or the extraFlags setting)";
+  std::string message = names + (headers.size() == 1 ? " was" : " were") +
+                        " not found; device code that does not depend on " + (headers.size() == 1 ? "it" : "them") +
+                        " is still analysed. " + where + " for complete results.";
+  if (!errors.empty()) message += " Without them " + errors;
+  result.findings.push_back(frontend_finding({file_name, include_line_of(text, headers[0])}, message));
 }
 
 std::vector<ArchFacts> facts_per_target(const std::vector<Capability>& targets,

@@ -76,7 +76,8 @@ std::vector<Capability> served_archs(const std::vector<Capability>& targets, con
 // the first parse's uses on its error lines, unless it has them already.
 void carry_uses_over_error_lines(std::vector<ArchParse>& parses);
 
-// One finding per header in result.missing_headers, on the #include line that names it.
+// The file's one note on what its parse lacked: the headers of result.missing_headers (on the
+// first one's #include line), and clang's errors when there were many.
 void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result);
 
 // The facts each target arch's rules read: the parse that serves it, or the first parse's when
