@@ -23,6 +23,13 @@ export class StatusController implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh(0)),
       vscode.workspace.onDidSaveTextDocument(() => this.refresh(200)),
       vscode.workspace.onDidChangeTextDocument((e) => { if (e.contentChanges.length > 0) this.refresh(1500); }),
+      // The editor can become active before the language client has sent didOpen: the server
+      // then answers without capabilities. Its first diagnostics for the file say the analysis
+      // is there, so ask again then.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const active = vscode.window.activeTextEditor?.document.uri.toString();
+        if (active && this.file?.capabilities === undefined && e.uris.some((u) => u.toString() === active)) this.refresh(0);
+      }),
     );
   }
 
