@@ -8,6 +8,8 @@
 #include "analyzers/project/build_toml_schema.h"
 #include "analyzers/project/build_toml_sections.h"
 #include "analyzers/project/build_toml_spelling.h"
+#include "analyzers/project/include_directives.h"
+#include "support/fs_paths.h"
 
 namespace kl::analyzers {
 namespace {
@@ -86,12 +88,36 @@ std::vector<std::string_view> known_keys(const std::string& backend) {
   return keys;
 }
 
+// Whether the kernel's sources (or the project headers they include) may include PyTorch's
+// headers: true when one does, and when a source cannot be read (nothing says it does not).
+bool sources_may_include_torch(const std::filesystem::path& project_dir, const std::vector<std::string>& sources) {
+  auto torch_header = [](const std::string& name) {
+    return name.rfind("torch/", 0) == 0 || name.rfind("ATen/", 0) == 0 || name.rfind("c10/", 0) == 0;
+  };
+  for (const std::string& source : sources) {
+    const std::filesystem::path path = project_dir / source;
+    auto text = read_file_text(path);
+    if (!text) return true;
+    for (const IncludeDirective& include : include_directives(*text)) {
+      if (torch_header(include.name)) return true;
+      if (include.angled) continue;
+      // One level of the project's own headers: a kernel often reaches torch through them.
+      if (auto header = read_file_text(path.parent_path() / include.name))
+        for (const IncludeDirective& inner : include_directives(*header))
+          if (torch_header(inner.name)) return true;
+    }
+  }
+  return false;
+}
+
 void read_depends(const TomlSection& kernel, KernelSection& out) {
   if (!kernel.require("depends", "depends = [\"torch\"]")) return;
   auto items = kernel.string_items("depends");
   if (!items) return;
-  // Only a PyTorch extension needs torch; a [tvm-ffi] kernel may well depend on nothing.
-  if (items->empty() && kernel.context().framework == FrameworkKind::Torch) {
+  // Only a PyTorch extension needs torch; a [tvm-ffi] kernel may well depend on nothing, and so
+  // may a CUDA kernel whose sources include no PyTorch header (plain CUDA behind a binding).
+  if (items->empty() && kernel.context().framework == FrameworkKind::Torch &&
+      sources_may_include_torch(kernel.context().project_dir, out.src)) {
     const Range where = kernel.range_of(*kernel.find("depends"));
     kernel.problems().warning(
         where,

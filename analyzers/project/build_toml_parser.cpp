@@ -93,6 +93,7 @@ BuildConfigParse parse_build_toml(const std::filesystem::path& file, std::string
   config.file = absolute_or_given(file);
   config.format_version = detect_format_version(root);
   BuildTomlContext context{ranges, problems, config.format_version};
+  context.project_dir = config.file.parent_path();
 
   TomlSection top(root, "", "build.toml", Range{}, context);
   top.check_keys(BuildTomlSchema::builtin().keys("top-level"));

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@ struct BuildTomlContext {
   BuildTomlProblems& problems;
   int format_version = 5;                         // 5, 4 (no `edition`) or 3 (pre-v4 keys present)
   FrameworkKind framework = FrameworkKind::None;  // known once the framework section is read
+  std::filesystem::path project_dir;              // the build.toml's folder (sources are relative to it)
 };
 
 struct StringItem {  // one string of an array, with the place it was written

@@ -847,3 +847,27 @@ src = ["./rmsnorm_cuda//rmsnorm.cu", "common"]
   CHECK(found[1]->name == "other");
   CHECK(shared.config->kernels_for_source("/project/common/a/b.cuh").size() == 1);
 }
+
+TEST_CASE("an empty depends is a warning only when a source of the kernel reaches PyTorch's headers") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "kl_build_toml_depends";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "rmsnorm_cuda");
+  const std::string toml = replaced(kValid, "depends = [\"torch\"]", "depends = []");
+  auto empty_depends_warnings = [&] {
+    BuildConfigParse parsed = parse_build_toml((dir / "build.toml").string(), toml);
+    int n = 0;
+    for (const auto& p : parsed.problems) n += p.message.find("`depends` is empty") != std::string::npos;
+    return n;
+  };
+  // Plain CUDA behind a binding: nothing to depend on.
+  std::ofstream(dir / "rmsnorm_cuda" / "rmsnorm.cu") << "#include <cuda_runtime.h>\n#include \"vec.cuh\"\n";
+  std::ofstream(dir / "rmsnorm_cuda" / "vec.cuh") << "#include <cuda_bf16.h>\n";
+  CHECK(empty_depends_warnings() == 0);
+  // Through one of the project's headers, PyTorch's.
+  std::ofstream(dir / "rmsnorm_cuda" / "vec.cuh") << "#include <ATen/cuda/CUDAContext.h>\n";
+  CHECK(empty_depends_warnings() == 1);
+  // A source that is not there: nothing says it does not include them.
+  std::filesystem::remove_all(dir / "rmsnorm_cuda");
+  CHECK(empty_depends_warnings() == 1);
+  std::filesystem::remove_all(dir);
+}
