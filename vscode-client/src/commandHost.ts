@@ -42,4 +42,6 @@ export interface CommandHost {
   openReport(reportPath: string): Promise<void>;
   findReports(): Promise<string[]>;
   showLog(): void;
+  // Opens a file in an editor with the cursor on `line` (0-based).
+  openFile(path: string, line: number): Promise<void>;
 }

@@ -29,10 +29,28 @@ function activeProject(host: CommandHost): string | undefined {
   return file ? findProjectDir(file.path, (p) => host.fileExists(p)) : undefined;
 }
 
+export interface BuildProblem {
+  file?: string;
+  line?: number;  // 0-based
+  severity?: string;
+  message?: string;
+}
+
 export interface BuildOutcome {
   ok?: boolean;
   cancelled?: boolean;
   units?: unknown[];
+  problems?: BuildProblem[];  // build.toml's: an error there stops the build before any compile
+}
+
+// A build that build.toml stopped: its first error, where it is, with a way to it. The compile
+// errors of a build that ran are diagnostics; these are not, so the message must carry them.
+async function reportBuildTomlProblem(host: CommandHost, project: string, problem: BuildProblem): Promise<void> {
+  const where = problem.file ? `${path.basename(problem.file)}:${(problem.line ?? 0) + 1}: ` : '';
+  const choice = await host.showWarning(
+    `kernel-lsp: the build of ${path.basename(project)} did not start: ${where}${problem.message ?? 'build.toml has an error'}`,
+    ...(problem.file ? ['Open build.toml'] : []));
+  if (choice === 'Open build.toml' && problem.file) await host.openFile(problem.file, problem.line ?? 0);
 }
 
 export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): Promise<void> {
@@ -47,7 +65,11 @@ export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): 
     if (kind === 'build') {
       const outcome = (result ?? {}) as BuildOutcome;
       if (outcome.cancelled) await host.showInfo(`kernel-lsp: the build of ${path.basename(project)} was cancelled.`);
-      else if (outcome.ok === false) await host.showWarning(`kernel-lsp: the build of ${path.basename(project)} failed; its errors are in the Problems view.`);
+      else if (outcome.ok === false) {
+        const stopping = (outcome.problems ?? []).find((p) => p.severity === 'error');
+        if (stopping && (outcome.units ?? []).length === 0) await reportBuildTomlProblem(host, project, stopping);
+        else await host.showWarning(`kernel-lsp: the build of ${path.basename(project)} failed; its errors are in the Problems view.`);
+      }
     }
     // A benchmark's report is opened by the client's middleware (src/serverClient.ts), for the
     // code lenses' runs as well as this command's.

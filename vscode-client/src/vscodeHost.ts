@@ -123,4 +123,10 @@ export class VscodeHost implements CommandHost {
   showLog(): void {
     this.output.show(true);
   }
+
+  async openFile(path: string, line: number): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const at = new vscode.Position(line, 0);
+    await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
+  }
 }

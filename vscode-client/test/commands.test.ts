@@ -50,6 +50,7 @@ class RecordingHost implements CommandHost {
   openReport(p: string) { this.calls.push(`report ${p}`); return Promise.resolve(); }
   findReports() { return Promise.resolve(this.reports); }
   showLog() { this.calls.push('log'); }
+  openFile(p: string, line: number) { this.calls.push(`open ${p}:${line}`); return Promise.resolve(); }
 }
 
 const kernelFile: ActiveFile = { uri: 'file:///p/csrc/k.cu', path: '/p/csrc/k.cu', position: { line: 4, character: 2 }, diagnosticsAtCursor: [] };
@@ -63,6 +64,23 @@ test('Build runs kernel-lsp.build for the project of the active file and reports
   assert.deepEqual(host.calls, [
     'command kernel-lsp.build [{"project":"file:///p"}]',
     'warning kernel-lsp: the build of p failed; its errors are in the Problems view.',
+  ]);
+});
+
+test('a build that build.toml stopped says why and where, and opens it', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  host.files.add('/p/build.toml');
+  host.choice = 'Open build.toml';
+  host.answers.set('kernel-lsp.build', {
+    ok: false, cancelled: false, units: [],
+    problems: [{ file: '/p/build.toml', line: 15, severity: 'error', message: 'unknown key `cuda-flag`; did you mean `cuda-flags`?' }],
+  });
+  await buildOrBench(host, 'build');
+  assert.deepEqual(host.calls, [
+    'command kernel-lsp.build [{"project":"file:///p"}]',
+    'warning kernel-lsp: the build of p did not start: build.toml:16: unknown key `cuda-flag`; did you mean `cuda-flags`? [Open build.toml]',
+    'open /p/build.toml:15',
   ]);
 });
 
