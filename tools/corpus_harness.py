@@ -704,7 +704,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                 epilog="See the module docstring (head of this file) for details.")
     p.add_argument("--corpus", default="/work/corpus", help="corpus folder; one top-level folder per project")
-    p.add_argument("--binary", default="build/kernel-lsp", help="kernel-lsp binary (default build/kernel-lsp, "
+    p.add_argument("--binary", default="build/cli/kernel-lsp", help="kernel-lsp binary (default build/cli/kernel-lsp, "
                    "relative to the current folder, else to the repository root)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per file before it counts as a hang (120)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="files run in parallel (nproc)")

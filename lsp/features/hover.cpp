@@ -136,8 +136,13 @@ std::string render_feature_hover(const FeatureHoverFacts& facts) {
   } else if (!facts.feature_id.empty()) {
     md += "Architecture-dependent feature `" + facts.feature_id + "`\n";
   }
+  // The editor shows the diagnostic's own message in the same hover: name the rules, do not
+  // repeat what they say.
+  std::string reported;
   for (const auto* finding : facts.findings)
-    md += "\n**" + finding->rule_id + ":** " + finding->message + "\n";
+    if (reported.find("`" + finding->rule_id + "`") == std::string::npos)
+      reported += (reported.empty() ? "" : ", ") + ("`" + finding->rule_id + "`");
+  if (!reported.empty()) md += "- **Reported here:** " + reported + "\n";
   return md;
 }
 

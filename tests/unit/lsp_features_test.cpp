@@ -302,4 +302,16 @@ TEST_CASE("hover on an intrinsic gives its minimum architecture from the feature
   CHECK_THAT(hover->markdown, Catch::Contains("sm_75 ✗"));
   CHECK_THAT(hover->markdown, Catch::Contains("sm_90 ✓"));
   CHECK_FALSE(kl::lsp::hover_at(analysis, text, {0, 4}, &table));  // 's': nothing to say
+
+  // A finding on the use is named, not repeated: the editor shows its message in the same hover.
+  an::Finding finding;
+  finding.rule_id = "arch-mismatch";
+  finding.severity = an::Severity::Error;
+  finding.location = {"/p/k.cu", {{0, 10}, {0, 27}}};
+  finding.message = "`__reduce_add_sync` needs compute capability 8.0 or newer, but build.toml builds this code for 7.5";
+  analysis.findings.push_back(finding);
+  auto with_finding = kl::lsp::hover_at(analysis, text, {0, 14}, &table);
+  REQUIRE(with_finding);
+  CHECK_THAT(with_finding->markdown, Catch::Contains("**Reported here:** `arch-mismatch`"));
+  CHECK_THAT(with_finding->markdown, !Catch::Contains("but build.toml builds this code"));
 }
