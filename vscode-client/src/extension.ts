@@ -54,7 +54,12 @@ export function activate(context: vscode.ExtensionContext): void {
       reportTree.refresh();
     },
     showLog,
-    openPathSetting: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'kernelLsp.path'),
+    // In a remote window the machine-scoped setting lives in the Remote settings, which the
+    // User tab does not list.
+    openPathSetting: () => void (vscode.env.remoteName
+      ? vscode.commands.executeCommand('workbench.action.openRemoteSettings', 'kernelLsp.path')
+      : vscode.commands.executeCommand('workbench.action.openSettings', 'kernelLsp.path')),
+    remoteName: () => vscode.env.remoteName,
   });
   server = client;
   const host = new VscodeHost(client, reports, guidance, output);

@@ -28,6 +28,7 @@ export interface ServerClientHooks {
   onBenchReport(reportPath: string): void;
   showLog(): void;
   openPathSetting(): void;
+  remoteName(): string | undefined;  // vscode.env.remoteName
 }
 
 function isExecutable(file: string): boolean {
@@ -65,7 +66,10 @@ export class ServerClient {
   }
 
   resolveBinary(): ServerPath {
-    return resolveServerPath({ setting: this.hooks.settings().path, env: process.env, workspaceFolder: this.hooks.workspaceFolder(), isExecutable });
+    return resolveServerPath({
+      setting: this.hooks.settings().path, env: process.env, workspaceFolder: this.hooks.workspaceFolder(), isExecutable,
+      remoteName: this.hooks.remoteName(),
+    });
   }
 
   async start(): Promise<void> {

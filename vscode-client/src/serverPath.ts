@@ -15,6 +15,9 @@ export interface ServerPathInputs {
   workspaceFolder?: string;
   isExecutable: (file: string) => boolean;  // fs.accessSync(file, X_OK) on a regular file
   platform?: NodeJS.Platform;
+  // vscode.env.remoteName in a remote window (SSH, WSL, a container): kernelLsp.path is a
+  // machine setting there, read from the Remote settings and never from the User settings.
+  remoteName?: string;
 }
 
 // `~/` and `${workspaceFolder}` expanded; relative paths taken from the workspace folder.
@@ -61,6 +64,15 @@ export function resolveServerPath(inputs: ServerPathInputs): ServerPath {
   if (fromEnv) return fromEnv;
   const onPath = searchPath('kernel-lsp', inputs);
   if (onPath) return { found: true, path: onPath, source: 'PATH' };
+  if (inputs.remoteName)
+    return {
+      found: false,
+      fixInSettings: true,
+      message: `kernel-lsp was not found on the remote machine (${inputs.remoteName}): kernelLsp.path is a machine ` +
+        'setting, so in a remote window VS Code reads it from the Remote settings, not from your User settings, and ' +
+        'it is empty there; $KERNEL_LSP_PATH is not set and there is no kernel-lsp on PATH. Set kernelLsp.path in ' +
+        'the Remote settings (Open Setting) to the binary on that machine, or put kernel-lsp on its PATH.',
+    };
   return {
     found: false,
     fixInSettings: true,

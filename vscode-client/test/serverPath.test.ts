@@ -15,6 +15,12 @@ test('the setting wins, then $KERNEL_LSP_PATH, then PATH', () => {
     { found: true, path: '/usr/local/bin/kernel-lsp', source: 'PATH' });
 });
 
+test('in a remote window an empty setting is explained as the machine setting it is', () => {
+  const result = resolveServerPath({ setting: '', env: { PATH: '/usr/bin' }, isExecutable: () => false, platform: 'linux', remoteName: 'ssh-remote' });
+  assert.ok(!result.found && result.fixInSettings);
+  assert.match(result.message, /remote machine \(ssh-remote\).*Remote settings, not from your User settings/);
+});
+
 test('a setting that names a missing file is an error, not a fall-through to PATH', () => {
   const result = resolveServerPath({
     setting: '/nowhere/kernel-lsp', env: { PATH: '/usr/local/bin' }, platform: 'linux',
