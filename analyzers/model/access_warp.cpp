@@ -582,11 +582,13 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   // (`slot[warp_id]`), a gather when lanes read it at different ones (`table[ids[tid]]`).
   std::vector<AtomId> loaded;
   loaded_indices(*q.atoms, offset, loaded);
+  std::vector<uint32_t> active(loaded.empty() ? 0 : warps);
+  for (int w = 0; w < static_cast<int>(active.size()); ++w) active[w] = simulator.active_lanes(w);
   for (AtomId a : loaded) {
     for (int w = 0; w < warps; ++w) {
-      if (simulator.active_lanes(w) <= 1 || simulator.uniform_over_active_lanes(w, (*q.atoms)[a].inner)) continue;
+      if (active[w] <= 1 || simulator.uniform_over_active_lanes(w, (*q.atoms)[a].inner)) continue;
       out.pattern = LanePattern::DataDependent;
-      out.active_lanes = simulator.active_lanes(w);
+      out.active_lanes = active[w];
       out.gather_index = (*q.atoms)[a].name;
       return out;
     }

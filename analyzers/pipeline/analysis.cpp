@@ -227,7 +227,7 @@ FileAnalysis first_configuration_result(const std::string& file_name, std::strin
   early.first_clang_error = so_far.first_clang_error;
   early.first_clang_error_location = so_far.first_clang_error_location;
   early.inputs = so_far.inputs;
-  report_missing_headers(text, file_name, early);
+  report_incomplete_parse(text, file_name, early);
   std::vector<Capability> served = served_archs(so_far.archs.archs, first);
   rules_stage(file_name, text, targets, served, first, settings, early);
   settle_findings(settings, text, file_name, early.findings);
@@ -317,7 +317,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result, publish_first);
   if (result.cancelled || parses.empty()) return result;
   carry_uses_over_error_lines(parses);
-  report_missing_headers(text, file_name, result);
+  report_incomplete_parse(text, file_name, result);
 
   CrashStage rules_marker("the rules");
   rules_stage(file_name, text, targets, result.archs.archs, parses, settings, result);

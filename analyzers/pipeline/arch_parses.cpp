@@ -34,8 +34,8 @@ std::vector<std::string> watched_macros(const FeatureTable& features) {
   return macros;
 }
 
-// What the first parse alone reports: its missing headers, and a note when clang's errors are
-// so many that findings may be incomplete.
+// What the first parse alone reports: its missing headers, and clang's error count when the
+// errors are so many that findings may be incomplete (report_incomplete_parse makes the note).
 void note_first_parse(const ParseOutcome& outcome, const std::string& file_name, FileAnalysis& result) {
   for (const auto& header : outcome.missing_headers) {
     if (std::find(result.missing_headers.begin(), result.missing_headers.end(), header) ==
@@ -186,7 +186,7 @@ void carry_uses_over_error_lines(std::vector<ArchParse>& parses) {
   }
 }
 
-void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result) {
+void report_incomplete_parse(std::string_view text, const std::string& file_name, FileAnalysis& result) {
   std::string errors;
   if (result.clang_errors > 0)
     errors = "clang reported " + std::to_string(result.clang_errors) + " errors in this file (first: " +

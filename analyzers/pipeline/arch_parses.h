@@ -78,7 +78,7 @@ void carry_uses_over_error_lines(std::vector<ArchParse>& parses);
 
 // The file's one note on what its parse lacked: the headers of result.missing_headers (on the
 // first one's #include line), and clang's errors when there were many.
-void report_missing_headers(std::string_view text, const std::string& file_name, FileAnalysis& result);
+void report_incomplete_parse(std::string_view text, const std::string& file_name, FileAnalysis& result);
 
 // The facts each target arch's rules read: the parse that serves it, or the first parse's when
 // none does (the code does not test an arch macro). `parses` must not be empty.

@@ -59,8 +59,16 @@ std::string build_toml_origin(const KernelsBuilding& kernels) {
   return "build.toml (this file is included by the sources of " + names + ")";
 }
 
-// The capabilities of `archs` that can be analysed, each once, in the order listed.
-std::vector<Capability> usable_archs(const std::vector<ArchOrigin>& origins, const CudaToolkit* toolkit);
+// The listed archs that can be analysed, each once, in the order listed.
+std::vector<Capability> usable_archs(const std::vector<ArchOrigin>& origins, const CudaToolkit* toolkit) {
+  std::vector<Capability> targets;
+  for (const auto& origin : origins) {
+    if (!capability_is_usable(origin.arch, ArchTable::builtin(), toolkit)) continue;
+    if (std::find(targets.begin(), targets.end(), origin.arch) == targets.end())
+      targets.push_back(origin.arch);
+  }
+  return targets;
+}
 
 std::string version_text(int major, int minor) { return std::to_string(major) + "." + std::to_string(minor); }
 
@@ -149,17 +157,6 @@ std::vector<ArchOrigin> listed_archs(const fs::path& file, const BuildConfig* co
                "declares which archs this file is built for",
                origins, selection);
   return origins;
-}
-
-// The listed archs that can be analysed, each once, in the order listed.
-std::vector<Capability> usable_archs(const std::vector<ArchOrigin>& origins, const CudaToolkit* toolkit) {
-  std::vector<Capability> targets;
-  for (const auto& origin : origins) {
-    if (!capability_is_usable(origin.arch, ArchTable::builtin(), toolkit)) continue;
-    if (std::find(targets.begin(), targets.end(), origin.arch) == targets.end())
-      targets.push_back(origin.arch);
-  }
-  return targets;
 }
 
 }  // namespace

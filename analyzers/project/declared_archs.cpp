@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "support/fs_paths.h"
+#include "support/line_index.h"
 
 namespace kl::analyzers {
 namespace fs = std::filesystem;
@@ -57,21 +58,14 @@ std::string without_hash_comments(std::string_view text) {
   return out;
 }
 
-uint32_t line_of(std::string_view text, size_t offset) {
-  return static_cast<uint32_t>(
-      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-void add_unique(std::vector<DeclaredArch>& out, const Capability& cap, const std::string& file,
-                uint32_t line) {
+// `cap` (without +PTX: whether PTX is embedded changes nothing the rules check) at `where`,
+// unless it is listed already.
+void add_unique(std::vector<DeclaredArch>& out, const Capability& cap, const Location& where) {
   Capability plain = cap;
   plain.ptx = false;
-  for (const auto& d : out) {
-    Capability seen = d.arch;
-    seen.ptx = false;
-    if (seen == plain) return;
-  }
-  out.push_back({plain, Location{file, Range{{line, 0}, {line, 0}}}});
+  for (const auto& d : out)
+    if (d.arch == plain) return;
+  out.push_back({plain, where});
 }
 
 // The torch names TORCH_CUDA_ARCH_LIST accepts for groups of capabilities.
@@ -122,36 +116,40 @@ std::vector<Capability> parse_torch_arch_list(std::string_view value) {
 std::vector<DeclaredArch> archs_declared_in_text(const std::string& file, std::string_view text_in) {
   std::vector<DeclaredArch> out;
   const std::string text = without_hash_comments(text_in);
+  const LineIndex lines(text);
   auto each = [&](const std::regex& re, auto&& on_match) {
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
-      on_match(*it, line_of(text, static_cast<size_t>(it->position(0))));
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+      uint32_t line = 0, column = 0;
+      lines.position_of(static_cast<size_t>(it->position(0)), line, column);
+      on_match(*it, Location{file, Range{{line, 0}, {line, 0}}});
+    }
   };
   // nvcc's -gencode: the real archs of `code=`, or the virtual arch when only PTX is embedded.
   static const std::regex gencode(R"(arch\s*=\s*compute_(\d+)([af]?)\s*,\s*code\s*=\s*\[?([A-Za-z0-9_,]*))");
   static const std::regex sm(R"(sm_(\d+)([af]?))");
-  each(gencode, [&](const std::smatch& m, uint32_t line) {
+  each(gencode, [&](const std::smatch& m, const Location& where) {
     std::string code = m[3].str();
     bool any = false;
     for (auto it = std::sregex_iterator(code.begin(), code.end(), sm); it != std::sregex_iterator(); ++it) {
       if (auto cap = capability_of_number((*it)[1].str(), (*it)[2].str())) {
-        add_unique(out, *cap, file, line);
+        add_unique(out, *cap, where);
         any = true;
       }
     }
     if (!any)
-      if (auto cap = capability_of_number(m[1].str(), m[2].str())) add_unique(out, *cap, file, line);
+      if (auto cap = capability_of_number(m[1].str(), m[2].str())) add_unique(out, *cap, where);
   });
   // -arch=sm_80, "-arch", "sm_80", --gpu-architecture=compute_90a, clang's --cuda-gpu-arch.
   static const std::regex arch_flag(
       R"((?:-arch|--gpu-architecture|--cuda-gpu-arch|--offload-arch)['"]?[\s=,'"]*(?:sm|compute)_(\d+)([af]?))");
-  each(arch_flag, [&](const std::smatch& m, uint32_t line) {
-    if (auto cap = capability_of_number(m[1].str(), m[2].str())) add_unique(out, *cap, file, line);
+  each(arch_flag, [&](const std::smatch& m, const Location& where) {
+    if (auto cap = capability_of_number(m[1].str(), m[2].str())) add_unique(out, *cap, where);
   });
   // TORCH_CUDA_ARCH_LIST set to a string (Python, CMake's ENV{}, shell, Make).
   static const std::regex torch_list(R"(TORCH_CUDA_ARCH_LIST['"\]}]*\s*[:?]?[=,]?\s*['"]([^'"\n]*)['"])");
   static const std::regex torch_list_bare(R"(TORCH_CUDA_ARCH_LIST\s*[:?]?=\s*([0-9][0-9.;+ a-zA-Z]*))");
-  auto on_torch_list = [&](const std::smatch& m, uint32_t line) {
-    for (const Capability& cap : parse_torch_arch_list(m[1].str())) add_unique(out, cap, file, line);
+  auto on_torch_list = [&](const std::smatch& m, const Location& where) {
+    for (const Capability& cap : parse_torch_arch_list(m[1].str())) add_unique(out, cap, where);
   };
   each(torch_list, on_torch_list);
   each(torch_list_bare, on_torch_list);
@@ -159,11 +157,11 @@ std::vector<DeclaredArch> archs_declared_in_text(const std::string& file, std::s
   static const std::regex cmake_list(
       R"((?:CMAKE_CUDA_ARCHITECTURES|CUDA_ARCHITECTURES)\}?\s*[=\s]\s*["']?((?:\d{2,3}[af]?(?:-real|-virtual)?[;\s,"']*)+))");
   static const std::regex cmake_item(R"((\d{2,3})([af]?))");
-  each(cmake_list, [&](const std::smatch& m, uint32_t line) {
+  each(cmake_list, [&](const std::smatch& m, const Location& where) {
     std::string items = m[1].str();
     for (auto it = std::sregex_iterator(items.begin(), items.end(), cmake_item); it != std::sregex_iterator();
          ++it)
-      if (auto cap = capability_of_number((*it)[1].str(), (*it)[2].str())) add_unique(out, *cap, file, line);
+      if (auto cap = capability_of_number((*it)[1].str(), (*it)[2].str())) add_unique(out, *cap, where);
   });
   std::stable_sort(out.begin(), out.end(), [](const DeclaredArch& a, const DeclaredArch& b) {
     return a.location.range.start.line < b.location.range.start.line;
@@ -205,11 +203,7 @@ std::vector<fs::path> build_files_in(const fs::path& dir) {
 
 std::string origin_name(const std::vector<fs::path>& files, const fs::path& dir) {
   std::string out;
-  for (const auto& f : files) {
-    std::string shown = f.lexically_relative(dir).string();
-    if (out.find(shown) != std::string::npos) continue;
-    out += (out.empty() ? "" : ", ") + shown;
-  }
+  for (const auto& f : files) out += (out.empty() ? "" : ", ") + f.lexically_relative(dir).string();
   return out;
 }
 
@@ -223,7 +217,7 @@ DeclaredArchs find_declared_archs(const fs::path& source, const std::optional<fs
   if (compile_database && !compile_command.empty()) {
     result.files_read.push_back(*compile_database);
     for (const Capability& cap : archs_of_command(compile_command))
-      add_unique(result.archs, cap, compile_database->string(), 0);
+      add_unique(result.archs, cap, Location{compile_database->string(), Range{}});
     if (!result.archs.empty()) {
       result.origin = "compile_commands.json";
       return result;
@@ -242,11 +236,7 @@ DeclaredArchs find_declared_archs(const fs::path& source, const std::optional<fs
       if (!text) continue;
       std::vector<DeclaredArch> found = archs_declared_in_text(file.string(), *text);
       if (!found.empty()) declaring.push_back(file);
-      for (const auto& d : found) {
-        bool seen = std::any_of(result.archs.begin(), result.archs.end(),
-                                [&](const DeclaredArch& e) { return e.arch == d.arch; });
-        if (!seen) result.archs.push_back(d);
-      }
+      for (const auto& d : found) add_unique(result.archs, d.arch, d.location);
     }
     if (!result.archs.empty()) {
       result.origin = origin_name(declaring, dir);
@@ -261,8 +251,7 @@ DeclaredArchs find_declared_archs(const fs::path& source, const std::optional<fs
   // 3. The environment's TORCH_CUDA_ARCH_LIST.
   if (torch_arch_list_env) {
     for (const Capability& cap : parse_torch_arch_list(*torch_arch_list_env))
-      add_unique(result.archs, cap, "", 0);
-    for (auto& d : result.archs) d.location = Location{};
+      add_unique(result.archs, cap, Location{});
     if (!result.archs.empty()) result.origin = "the environment's TORCH_CUDA_ARCH_LIST";
   }
   return result;
