@@ -6,10 +6,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/scratch_tree.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -28,28 +28,6 @@ std::vector<std::string> texts(const std::vector<Capability>& archs) {
   return out;
 }
 
-class TempFolder {
- public:
-  TempFolder() {
-    std::random_device rd;
-    root_ = fs::temp_directory_path() / ("kl-declared-" + std::to_string(rd()));
-    fs::create_directories(root_);
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  fs::path write(const std::string& relative, const std::string& text) const {
-    fs::path p = root_ / relative;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  const fs::path& root() const { return root_; }
-
- private:
-  fs::path root_;
-};
 
 // Uses __reduce_add_sync (8.0+) unguarded.
 const char* kReduceKernel = R"(
@@ -116,7 +94,7 @@ TEST_CASE("a compile command's arch flags") {
 }
 
 TEST_CASE("the nearest folder that declares wins; the environment comes last") {
-  TempFolder tmp;
+  kl::testing::ScratchTree tmp("kl-declared");
   tmp.write("setup.py",
             "ext = CUDAExtension('x', ['csrc/a.cu'], extra_compile_args={'nvcc': ['-arch=sm_80']})\n");
   tmp.write("csrc/sub/Makefile", "all:\n\tnvcc -o k k.cu\n");  // declares nothing: look further up
@@ -127,7 +105,7 @@ TEST_CASE("the nearest folder that declares wins; the environment comes last") {
   CHECK(found.archs.front().location.file == (tmp.root() / "setup.py").string());
   CHECK(found.files_read.size() >= 2);
 
-  TempFolder bare;
+  kl::testing::ScratchTree bare("kl-declared");
   fs::path lone = bare.write("a.cu", kReduceKernel);
   DeclaredArchs from_env = find_declared_archs(lone, std::nullopt, {}, std::string("8.0;9.0"));
   CHECK(texts(from_env.archs) == std::vector<std::string>{"8.0", "9.0"});
@@ -135,7 +113,7 @@ TEST_CASE("the nearest folder that declares wins; the environment comes last") {
 }
 
 TEST_CASE("analysis without build.toml: the project's own archs decide arch-mismatch") {
-  TempFolder tmp;
+  kl::testing::ScratchTree tmp("kl-declared");
   tmp.write("setup.py",
             "cc = ['-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=sm_90']\n");
   fs::path source = tmp.write("csrc/row_sum.cu", kReduceKernel);
@@ -163,7 +141,7 @@ TEST_CASE("analysis without build.toml: the project's own archs decide arch-mism
 }
 
 TEST_CASE("analysis with nothing declared: one assumed arch, arch findings only warn") {
-  TempFolder tmp;
+  kl::testing::ScratchTree tmp("kl-declared");
   // An arch-specific feature the assumed (most capable) arch lacks: wgmma is 9.0a only.
   const std::string text = R"(
 __global__ void k(unsigned* out) {
@@ -188,7 +166,7 @@ __global__ void k(unsigned* out) {
 }
 
 TEST_CASE("a build.toml that does not parse is named as the reason, not read past") {
-  TempFolder tmp;
+  kl::testing::ScratchTree tmp("kl-declared");
   tmp.write("build.toml", "[general\nname = \"broken\"\n");
   tmp.write("setup.py", "cc = ['-gencode', 'arch=compute_75,code=sm_75']\n");  // not how the project builds
   fs::path source = tmp.write("row_sum/row_sum.cu", kReduceKernel);

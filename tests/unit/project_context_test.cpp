@@ -5,10 +5,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/scratch_tree.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -37,25 +37,8 @@ uint32_t line_of(const std::string& text, const std::string& part) {
 }
 
 // A kernel project in a fresh temporary folder, removed at the end of the test.
-class TempProject {
- public:
-  TempProject() {
-    std::random_device device;
-    root_ = fs::temp_directory_path() / ("kl-project-context-" + std::to_string(device()));
-  }
-  ~TempProject() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  fs::path write(const std::string& relative, const std::string& text) const {
-    const fs::path path = root_ / relative;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-    return path;
-  }
-
- private:
-  fs::path root_;
+struct TempProject : kl::testing::ScratchTree {
+  TempProject() : ScratchTree("kl-project-context") {}
 };
 
 constexpr const char* kGeneral = R"([general]

@@ -5,9 +5,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
+
+#include "tests/unit/scratch_tree.h"
 
 namespace {
 
@@ -35,28 +36,10 @@ std::vector<std::string> texts(const std::vector<CapabilityEntry>& entries) {
   return out;
 }
 
-// A fresh folder under the system temp folder, removed at the end of the test.
-class TempTree {
- public:
-  TempTree() {
-    std::random_device device;
-    root_ = fs::temp_directory_path() / ("kl-locator-" + std::to_string(device()));
-    fs::create_directories(root_);
-  }
-  ~TempTree() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  const fs::path& root() const { return root_; }
-  fs::path file(const fs::path& relative) const {
-    fs::path path = root_ / relative;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << "\n";
-    return path;
-  }
-
- private:
-  fs::path root_;
+// A fresh folder whose files are one blank line each (only their places matter here).
+struct TempTree : kl::testing::ScratchTree {
+  TempTree() : ScratchTree("kl-locator") {}
+  fs::path file(const fs::path& relative) const { return write(relative, "\n"); }
 };
 
 BuildConfig rmsnorm_config() {
