@@ -117,11 +117,30 @@ void KernelServer::schedule(const Document& document, bool debounce) {
   job.version = document.version;
   job.text = document.text;
   if (job.kind == JobKind::Source) {
-    if (auto toml = projects_.build_toml_of(document.path)) {
-      if (auto open_toml = documents_.get(*toml)) job.project = ProjectSnapshot{*toml, open_toml->text};
-    }
+    if (auto toml = projects_.build_toml_of(document.path)) job.project = project_of_source(*toml);
   }
+  if (job.kind == JobKind::BuildToml) last_parsed_.choose(document.path, document.text);
   scheduler_->update(std::move(job), debounce);
+}
+
+std::optional<ProjectSnapshot> KernelServer::project_of_source(const std::filesystem::path& build_toml) {
+  std::optional<Document> open_toml = documents_.get(build_toml);
+  std::shared_ptr<const std::string> current = open_toml ? open_toml->text : text_of(build_toml);
+  LastParsedBuildTomls::Choice choice = last_parsed_.choose(build_toml, current);
+  // The editor's unsaved copy, or the last version that parsed; else the analyzers read the disk.
+  if (open_toml || choice.stand_in) return ProjectSnapshot{build_toml, choice.text};
+  return std::nullopt;
+}
+
+std::shared_ptr<const AnalysisOutcome> KernelServer::noted(
+    const std::shared_ptr<const AnalysisOutcome>& outcome) const {
+  if (!outcome || outcome->job.kind != JobKind::Source || !outcome->job.project) return outcome;
+  const ProjectSnapshot& project = *outcome->job.project;
+  std::optional<std::string> note = last_parsed_.note_for(project.build_toml, project.text.get());
+  if (!note) return outcome;
+  auto copy = std::make_shared<AnalysisOutcome>(*outcome);
+  copy->analysis = with_build_toml_note(std::move(copy->analysis), copy->job.file, *note);
+  return copy;
 }
 
 void KernelServer::relint_dependents(const std::filesystem::path& build_toml, bool debounce) {
@@ -201,7 +220,10 @@ std::shared_ptr<const std::string> KernelServer::text_of(const std::filesystem::
 
 void KernelServer::with_analysis(const std::filesystem::path& file,
                                  std::function<void(ReadResult)> callback) {
-  scheduler_->read(file, std::move(callback));
+  scheduler_->read(file, [this, callback = std::move(callback)](ReadResult read) {
+    read.outcome = noted(read.outcome);
+    callback(std::move(read));
+  });
 }
 
 void KernelServer::on_result(const std::shared_ptr<const AnalysisOutcome>& outcome) {
@@ -221,7 +243,7 @@ void KernelServer::on_result(const std::shared_ptr<const AnalysisOutcome>& outco
       }
     }
   }
-  listener_.on_analysis(outcome);
+  listener_.on_analysis(noted(outcome));
 }
 
 std::vector<analyzers::Finding> document_findings(const AnalysisOutcome& outcome) {

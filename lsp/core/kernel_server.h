@@ -10,7 +10,9 @@
 //    newest findings of each reach the listener;
 //  - an edit to a build.toml (open in the editor, or saved on disk while not open) re-lints the
 //    open files that depend on it, against the editor's unsaved copy when there is one;
-//  - a settings change rebuilds the Analyzer and re-lints every open kernel source and build.toml.
+//  - a settings change rebuilds the Analyzer and re-lints every open kernel source and build.toml;
+//  - while a build.toml does not parse, its sources are analysed against the last version of it
+//    that parsed (last_parsed_build_toml.h), and their results say so.
 //
 // Threading: open/change/close/settings/file events on the I/O thread; with_analysis from any
 // thread; listener calls arrive on worker threads. stop() before destruction ends all work.
@@ -22,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "lsp/core/last_parsed_build_toml.h"
 #include "lsp/scheduler/analysis_backend.h"
 #include "lsp/scheduler/document_scheduler.h"
 #include "lsp/workspace/document_store.h"
@@ -93,11 +96,16 @@ class KernelServer {
   void relint_dependents(const std::filesystem::path& build_toml, bool debounce);
   void rediscover_projects();
   void on_result(const std::shared_ptr<const AnalysisOutcome>& outcome);
+  // The build.toml the job of a source is analysed against, when it is not the file on disk.
+  std::optional<ProjectSnapshot> project_of_source(const std::filesystem::path& build_toml);
+  // `outcome`, told so when it was made against a stand-in build.toml.
+  std::shared_ptr<const AnalysisOutcome> noted(const std::shared_ptr<const AnalysisOutcome>& outcome) const;
 
   std::unique_ptr<AnalysisBackend> backend_;
   KernelServerListener& listener_;
   DocumentStore documents_;
   ProjectIndex projects_;
+  LastParsedBuildTomls last_parsed_;
   mutable std::mutex settings_mutex_;
   Settings settings_;
   std::unique_ptr<DocumentScheduler> scheduler_;

@@ -89,10 +89,21 @@ std::string bytes_text(uint64_t bytes) {
   char text[32];
   double kb = static_cast<double>(bytes) / 1024.0;
   if (kb == static_cast<double>(static_cast<uint64_t>(kb)))
-    std::snprintf(text, sizeof text, "%llu KB", static_cast<unsigned long long>(kb));
+    std::snprintf(text, sizeof text, "%llu KiB", static_cast<unsigned long long>(kb));
   else
-    std::snprintf(text, sizeof text, "%.1f KB", kb);
+    std::snprintf(text, sizeof text, "%.1f KiB", kb);
   return text;
+}
+
+std::string percent_text(double fraction) {
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%.0f", 100.0 * fraction);
+  return pct;
+}
+
+// "40" or "40–64".
+std::string span_text(const std::string& low, const std::string& high) {
+  return low == high ? low : low + "–" + high;
 }
 
 }  // namespace
@@ -140,15 +151,45 @@ std::string usage_title(const TargetUsage& u) {
   title += ": " + regs + " regs · " + bytes_text(u.spill_bytes_max) + " spill · " +
            bytes_text(u.shared_bytes_max) + " smem";
   if (u.occupancy) {
-    char pct[16];
-    std::snprintf(pct, sizeof pct, "%.0f", 100.0 * *u.occupancy);
-    title += " · " + std::string(u.instantiations > 1 ? "≥ " : "") + pct + " % occupancy";
+    title += " · " + std::string(u.instantiations > 1 ? "≥ " : "") + percent_text(*u.occupancy) + "% occupancy";
     title += u.threads_source == "best block size" ? " up to " + std::to_string(u.threads) + " threads"
                                                    : " at " + std::to_string(u.threads) + " threads";
   }
   if (u.unrunnable_threads)
     title += " · cannot launch " + std::to_string(u.unrunnable_threads) + " threads per block";
   return title;
+}
+
+std::string usage_summary(const std::vector<TargetUsage>& targets) {
+  if (targets.empty()) return {};
+  uint32_t regs_min = targets.front().registers_min, regs_max = 0, spill = 0, smem = 0, unrunnable = 0;
+  std::optional<double> occ_min, occ_max;
+  for (const auto& t : targets) {
+    regs_min = std::min(regs_min, t.registers_min);
+    regs_max = std::max(regs_max, t.registers_max);
+    spill = std::max(spill, t.spill_bytes_max);
+    smem = std::max(smem, t.shared_bytes_max);
+    unrunnable = std::max(unrunnable, t.unrunnable_threads);
+    if (t.occupancy) {
+      occ_min = occ_min ? std::min(*occ_min, *t.occupancy) : *t.occupancy;
+      occ_max = occ_max ? std::max(*occ_max, *t.occupancy) : *t.occupancy;
+    }
+  }
+  std::string title = span_text(std::to_string(regs_min), std::to_string(regs_max)) + " regs";
+  // Spills are worth the room only when there are some: then they are what to look at first.
+  if (spill) title += " · " + bytes_text(spill) + " spill";
+  title += " · " + bytes_text(smem) + " smem";
+  if (unrunnable)
+    title += " · cannot launch " + std::to_string(unrunnable) + " threads";
+  else if (occ_min)
+    title += " · " + span_text(percent_text(*occ_min), percent_text(*occ_max)) + "% occupancy";
+  return title;
+}
+
+std::string usage_details(const std::string& kernel, const std::vector<TargetUsage>& targets) {
+  std::string details = kernel + ", per target:";
+  for (const auto& t : targets) details += "\n" + usage_title(t);
+  return details;
 }
 
 }  // namespace kl::lsp

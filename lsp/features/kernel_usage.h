@@ -44,7 +44,18 @@ struct KernelUsage {
 std::vector<KernelUsage> kernel_usage(std::string_view text, const analyzers::UnitFacts* facts,
                                       const runner::BuildReport& build);
 
-// "sm_90: 40 regs · 0 B spill · 4 KB smem · 100 % occupancy at 256 threads"
+// One target in full, a line of the details:
+// "sm_90: 40 regs · 0 B spill · 4 KiB smem · 100% occupancy at 256 threads"
 std::string usage_title(const TargetUsage& usage);
+
+// The lens title of a kernel over all its targets: the few numbers that decide, short enough
+// for one lens beside Build and Benchmark whatever the number of targets ("48 regs · 4 KiB smem
+// · 100% occupancy"). Registers and occupancy as ranges over the targets when they differ,
+// shared memory and spills at their worst, spills only when there are any, "cannot launch N
+// threads" instead of an occupancy when some instantiation cannot run its block. Empty for none.
+std::string usage_summary(const std::vector<TargetUsage>& targets);
+
+// The summary's details, one line per target (usage_title) after "<kernel>, per target:".
+std::string usage_details(const std::string& kernel, const std::vector<TargetUsage>& targets);
 
 }  // namespace kl::lsp

@@ -127,6 +127,8 @@ bool BuildController::execute(const std::string& command, const json& arguments,
     start_bench(arguments, reply, true);
   else if (command == kCancelCommand)
     cancel(arguments, reply);
+  else if (command == kShowUsageCommand)
+    show_usage(arguments, reply);
   else
     return false;
   return true;
@@ -231,6 +233,13 @@ void BuildController::cancel(const json& arguments, const Reply& reply) {
   reply.result({{"cancelled", cancelled}});
 }
 
+void BuildController::show_usage(const json& arguments, const Reply& reply) {
+  std::optional<std::string> details = optional_string_field(argument_object(arguments), "details");
+  if (!details) throw_invalid_params("expected {\"details\": the text of a resource lens}");
+  dispatcher_.notify("window/showMessage", {{"type", 3}, {"message", *details}});
+  reply.result(nullptr);
+}
+
 void BuildController::build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot) {
   if (snapshot->report.cancelled) return;  // the previous build's messages still stand
   const fs::path& project = snapshot->report.project;
@@ -328,11 +337,11 @@ json BuildController::source_lenses(const fs::path& file, const std::string& tex
   json args = json::array({{{"project", path_to_uri(project)}}});
   PositionConverter converter(text, client_.encoding.encoding);
   std::shared_ptr<const BuildSnapshot> snapshot = builds_->latest(project);
-  std::string stale_note;
+  std::string stale_line;
   if (snapshot) {
     auto stale = stale_files(snapshot->report, kernel_);
     if (!stale.empty())
-      stale_note = " · stale: " + stale.front().filename().string() +
+      stale_line = "stale: " + stale.front().filename().string() +
                    (stale.size() > 1 ? " and " + std::to_string(stale.size() - 1) + " more" : "") +
                    " changed since the " + clock_time(snapshot->report.finished) + " build";
   }
@@ -340,9 +349,16 @@ json BuildController::source_lenses(const fs::path& file, const std::string& tex
   for (const auto& usage : kernel_usage(text, facts, snapshot ? snapshot->report : empty)) {
     lenses.push_back(command_lens(usage.name_range, converter, "Build", kBuildCommand, args));
     lenses.push_back(command_lens(usage.name_range, converter, "Benchmark", kBenchCommand, args));
-    for (const auto& target : usage.targets)
-      lenses.push_back(
-          command_lens(usage.name_range, converter, usage_title(target) + stale_note, "", nullptr));
+    if (usage.targets.empty()) continue;
+    // One short lens per kernel: every target's numbers on one line do not fit beside Build and
+    // Benchmark (editors cut the line); they are in its tooltip and its command's message.
+    std::string title = usage_summary(usage.targets) + (stale_line.empty() ? "" : " · stale");
+    std::string details = usage_details(usage.name, usage.targets);
+    if (!stale_line.empty()) details += "\n" + stale_line;
+    json lens = command_lens(usage.name_range, converter, title, kShowUsageCommand,
+                             json::array({{{"kernel", usage.name}, {"title", title}, {"details", details}}}));
+    lens["command"]["tooltip"] = details;  // LSP 3.18's Command.tooltip; older clients ignore it
+    lenses.push_back(std::move(lens));
   }
   return lenses;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Builds and benchmarks over LSP (issue 16): the kernel-lsp.build / .bench / .cancel commands
 // (workspace/executeCommand), the kernel-lsp/build and kernel-lsp/bench requests agents call,
-// code lenses with each kernel's registers, spills, shared memory and occupancy per capability,
+// code lenses with each kernel's registers, spills, shared memory and occupancy (one short lens
+// per kernel; per capability in its tooltip and its kernel-lsp.showUsage command),
 // and nvcc's and ptxas' messages as diagnostics of the files they name.
 //
 // Nothing here starts a process unless the client asked (a command or a request), and nothing
@@ -29,6 +30,9 @@ namespace kl::lsp {
 inline constexpr const char* kBuildCommand = "kernel-lsp.build";
 inline constexpr const char* kBenchCommand = "kernel-lsp.bench";
 inline constexpr const char* kCancelCommand = "kernel-lsp.cancel";
+// A resource lens's command: shows its details (every target, what is stale) as a message, for
+// clients that show a command's tooltip on hover only or not at all.
+inline constexpr const char* kShowUsageCommand = "kernel-lsp.showUsage";
 inline constexpr const char* kBuildMethod = "kernel-lsp/build";
 inline constexpr const char* kBenchMethod = "kernel-lsp/bench";
 
@@ -40,7 +44,7 @@ class BuildController {
                   std::function<void(const std::filesystem::path&)> republish);
   ~BuildController();
 
-  // workspace/executeCommand for the three commands; false (nothing answered) for other commands.
+  // workspace/executeCommand for the commands above; false (nothing answered) for other commands.
   bool execute(const std::string& command, const json& arguments, const Reply& reply);
   void build_request(const json& params, const Reply& reply);
   void bench_request(const json& params, const Reply& reply);
@@ -63,6 +67,7 @@ class BuildController {
   // `opened_by_user`: a command (the user clicked), so the report is shown when the client can.
   void start_bench(const json& arguments, const Reply& reply, bool opened_by_user);
   void cancel(const json& arguments, const Reply& reply);
+  void show_usage(const json& arguments, const Reply& reply);
   bool refuse_untrusted(const Reply& reply) const;
   void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
   // Progress under `key` (begun on the job's thread, so it never follows the end), output as

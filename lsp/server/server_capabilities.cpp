@@ -13,7 +13,8 @@ json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
       // Skills and snippets (issue 5): snippet completion, the kernel-lsp.guidance command.
       {"completionProvider", {{"resolveProvider", false}}},
       {"executeCommandProvider",
-       {{"commands", {"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel"}}}},
+       {{"commands", {"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
+                     "kernel-lsp.showUsage"}}}},
       // Build · Benchmark above kernels and in build.toml, and resource usage after a build (issue 16).
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"workspace",

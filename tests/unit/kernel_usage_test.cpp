@@ -2,6 +2,7 @@
 // lenses' data), and the one-job-per-project rule of builds started from the editor.
 #include "lsp/features/kernel_usage.h"
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -11,6 +12,8 @@
 #include "runner/resource_usage.h"
 
 using kl::lsp::kernel_usage;
+using kl::lsp::usage_details;
+using kl::lsp::usage_summary;
 using kl::lsp::usage_title;
 using kl::runner::kernel_base_name;
 
@@ -109,7 +112,7 @@ TEST_CASE("occupancy is given at the block size the code shows, else at the best
   CHECK(b.threads_source == "launch bounds");
   REQUIRE(b.occupancy);
   CHECK(*b.occupancy == Approx(0.25));
-  CHECK(usage_title(b).find("25 % occupancy at 128 threads") != std::string::npos);
+  CHECK(usage_title(b).find("25% occupancy at 128 threads") != std::string::npos);
   const auto& p = usage[2].targets.at(0);
   CHECK(p.threads == 256);
   CHECK(p.threads_source == "launches in this file");
@@ -139,6 +142,43 @@ TEST_CASE("a kernel that cannot launch its block size says so instead of an occu
   const auto& t = usage[2].targets.at(0);
   CHECK_FALSE(t.occupancy);
   CHECK(usage_title(t).find("cannot launch 1024 threads per block") != std::string::npos);
+  CHECK(usage_summary(usage[2].targets) == "255 regs · 0 B smem · cannot launch 1024 threads");
+}
+
+TEST_CASE("a kernel's lens title is a short summary over every target; the details list each") {
+  // kernel-builder's default capability list: eight targets, which on one line per target did
+  // not fit beside Build and Benchmark.
+  kl::runner::BuildReport build;
+  for (const char* cap : {"7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}) {
+    std::string target = "sm_" + std::string(cap).erase(std::string(cap).find('.'), 1);
+    build.units.push_back(unit(cap, {entry("plain", target, 48, 0, 4096)}));
+  }
+  auto usage = kernel_usage(kSource, nullptr, build);
+  const auto& targets = usage[2].targets;
+  REQUIRE(targets.size() == 8);
+  std::string title = usage_summary(targets);
+  CHECK(title.rfind("48 regs · 4 KiB smem · ", 0) == 0);
+  CHECK(title.find("% occupancy") != std::string::npos);
+  CHECK(title.size() < 80);
+  std::string details = usage_details("plain", targets);
+  CHECK(details.rfind("plain, per target:\nsm_70: 48 regs · 0 B spill · 4 KiB smem · ", 0) == 0);
+  CHECK(std::count(details.begin(), details.end(), '\n') == 8);
+  CHECK(usage_summary({}).empty());
+  // One target: its numbers exactly.
+  kl::runner::BuildReport one;
+  one.units = {unit("9.0", {entry("plain", "sm_90", 32, 0, 4096)})};
+  CHECK(usage_summary(kernel_usage(kSource, nullptr, one)[2].targets) == "32 regs · 4 KiB smem · 100% occupancy");
+}
+
+TEST_CASE("the summary gives ranges where targets differ and spills when there are any") {
+  kl::runner::BuildReport build;
+  build.units = {unit("8.0", {entry("plain", "sm_80", 40, 0, 1536)}),
+                 unit("9.0", {entry("plain", "sm_90", 128, 24, 512)})};
+  auto usage = kernel_usage(kSource, nullptr, build);
+  std::string title = usage_summary(usage[2].targets);
+  CHECK(title.rfind("40–128 regs · 24 B spill · 1.5 KiB smem · ", 0) == 0);
+  CHECK(title.find("% occupancy") != std::string::npos);
+  CHECK(title.size() < 80);
 }
 
 TEST_CASE("one job per project: a second is refused while the first runs, cancel ends it") {

@@ -82,7 +82,8 @@ TEST_CASE("initialize advertises completion and the guidance command", "[guidanc
   const json& caps = client.initialize_result["capabilities"];
   CHECK(caps.contains("completionProvider"));
   CHECK(caps["executeCommandProvider"]["commands"] ==
-        json::array({"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel"}));
+        json::array({"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
+                     "kernel-lsp.showUsage"}));
 }
 
 TEST_CASE("hover shows the skill's section for every construct", "[guidance]") {

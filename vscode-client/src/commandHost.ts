@@ -11,6 +11,7 @@ export interface ActiveFile {
 
 export interface PickItem {
   label: string;
+  description?: string;
   detail?: string;
 }
 

@@ -6,11 +6,12 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CommandHost } from './commandHost';
+import { commandFailureMessage, isCancellation, serverCommands } from './commandFailure';
 import { guidanceMethod, guidancePage, guidanceQueries, parseGuidance, type GuidanceParams } from './guidance';
 import { findProjectDir } from './project';
 import { needsForce, skillInstallArgs, skillTargets } from './skillInstall';
 
-export const serverCommands = { build: 'kernel-lsp.build', bench: 'kernel-lsp.bench', cancel: 'kernel-lsp.cancel' } as const;
+export { serverCommands };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -60,8 +61,12 @@ export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): 
     await host.showWarning(`kernel-lsp: no build.toml above the active file, so there is no kernel project to ${kind === 'build' ? 'build' : 'benchmark'}.`);
     return;
   }
+  const args = [{ project: pathToFileURL(project).href }];
   try {
-    const result = await host.executeServerCommand(serverCommands[kind], [{ project: pathToFileURL(project).href }]);
+    // A failure of the server's command is reported by the client's middleware
+    // (src/serverCommandRun.ts), which then resolves to nothing; what rejects here failed before
+    // the request was sent (the command is not registered yet, the client stopped).
+    const result = await host.executeServerCommand(serverCommands[kind], args);
     if (kind === 'build') {
       const outcome = (result ?? {}) as BuildOutcome;
       if (outcome.cancelled) await host.showInfo(`kernel-lsp: the build of ${path.basename(project)} was cancelled.`);
@@ -74,7 +79,8 @@ export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): 
     // A benchmark's report is opened by the client's middleware (src/serverClient.ts), for the
     // code lenses' runs as well as this command's.
   } catch (error) {
-    const choice = await host.showError(`kernel-lsp: ${messageOf(error)}`, 'Show Log');
+    if (isCancellation(error)) return;
+    const choice = await host.showError(commandFailureMessage(serverCommands[kind], args, error), 'Show Log');
     if (choice === 'Show Log') host.showLog();
   }
 }
@@ -85,7 +91,9 @@ export async function cancelJobs(host: CommandHost): Promise<void> {
   try {
     await host.executeServerCommand(serverCommands.cancel, []);
   } catch (error) {
-    await host.showError(`kernel-lsp: ${messageOf(error)}`);
+    if (isCancellation(error)) return;
+    const choice = await host.showError(commandFailureMessage(serverCommands.cancel, [], error), 'Show Log');
+    if (choice === 'Show Log') host.showLog();
   }
 }
 

@@ -4,8 +4,10 @@
 // not at activation: VS Code activates the extension for every TOML and Markdown file, and most
 // of those are not kernel-lsp's.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildOrBench, cancelJobs, installSkill, openBenchReport, showGuidance } from './commands';
+import { fillFileWithSnippet } from './fileTemplates';
 import { startsServer } from './project';
 import { refreshReportsCommand, reportsViewId } from './reportList';
 import { ReportTree } from './reportTree';
@@ -14,7 +16,7 @@ import { ServerClient } from './serverClient';
 import { readSettings } from './settings';
 import { StatusController } from './statusController';
 import { LintTaskProvider, lintTaskType } from './taskProvider';
-import { GuidanceDocuments, VscodeHost } from './vscodeHost';
+import { GuidanceDocuments, VscodeHost, VscodeTemplateHost } from './vscodeHost';
 
 let server: ServerClient | undefined;
 
@@ -32,6 +34,7 @@ const statusMenu = [
   { label: '$(dashboard) Benchmark Kernel Project', command: 'kernelLsp.bench' },
   { label: '$(debug-stop) Cancel Build or Benchmark', command: 'kernelLsp.cancel' },
   { label: '$(book) Show Guidance', command: 'kernelLsp.showGuidance' },
+  { label: '$(new-file) Fill File with Snippet', command: 'kernelLsp.fillFileWithSnippet' },
   { label: '$(graph) Open Benchmark Report', command: 'kernelLsp.openBenchReport' },
   { label: '$(output) Show Server Log', command: 'kernelLsp.showLog' },
   { label: '$(debug-restart) Restart Server', command: 'kernelLsp.restartServer' },
@@ -55,14 +58,16 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     showLog,
     // In a remote window the machine-scoped setting lives in the Remote settings, which the
-    // User tab does not list.
+    // User tab does not list. openRemoteSettings takes its search only as `{ query }` (a plain
+    // string, which openSettings accepts, is dropped and the editor opens on Commonly Used).
     openPathSetting: () => void (vscode.env.remoteName
-      ? vscode.commands.executeCommand('workbench.action.openRemoteSettings', 'kernelLsp.path')
+      ? vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: 'kernelLsp.path' })
       : vscode.commands.executeCommand('workbench.action.openSettings', 'kernelLsp.path')),
     remoteName: () => vscode.env.remoteName,
   });
   server = client;
   const host = new VscodeHost(client, reports, guidance, output);
+  const templates = new VscodeTemplateHost(path.join(context.extensionPath, 'snippets'), output);
 
   const startFor = (document: vscode.TextDocument) => {
     if (!client.started && startsServer({ scheme: document.uri.scheme, languageId: document.languageId, fileName: document.fileName }, fs.existsSync))
@@ -84,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('kernelLsp.bench', () => buildOrBench(host, 'bench')),
     vscode.commands.registerCommand('kernelLsp.cancel', () => cancelJobs(host)),
     vscode.commands.registerCommand('kernelLsp.installSkill', () => installSkill(host)),
+    vscode.commands.registerCommand('kernelLsp.fillFileWithSnippet', () => fillFileWithSnippet(templates)),
     vscode.commands.registerCommand('kernelLsp.openBenchReport', (uri?: vscode.Uri) =>
       uri?.scheme === 'file' ? reports.show(uri.fsPath) : openBenchReport(host)),
     vscode.commands.registerCommand('kernelLsp.statusMenu', async () => {

@@ -2,20 +2,22 @@
 // src/serverLaunch.ts says, follows its state for the status bar, and handles its end: how it
 // ended (exit code or signal, the last lines of its log), automatic restarts within limits
 // (src/crashPolicy.ts), and an offer to restart when they are used up. Its middleware sees every
-// build and benchmark (the commands' and the code lenses'), opens benchmark reports in the report
-// view, and answers the server's configuration requests with the extension's own settings.
+// build and benchmark (the commands' and the code lenses'), reports a failed server command once
+// (src/serverCommandRun.ts), opens benchmark reports in the report view, and answers the
+// server's configuration requests with the extension's own settings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import {
-  CloseAction, ErrorAction, LanguageClient, ResponseError, State,
+  CloseAction, ErrorAction, LanguageClient, ResponseError, RevealOutputChannelOn, State,
   type CloseHandlerResult, type ErrorHandlerResult, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
-import { isBenchReport, reportOfBenchResult, serverCommands } from './commands';
+import { isBenchReport } from './commands';
 import { crashMessage, RestartPolicy, type ServerExit } from './crashPolicy';
 import { LogTail } from './logTail';
 import { configurationSection, documentSelector, initializationOptions, serverLaunch, type ServerLaunch } from './serverLaunch';
+import { runServerCommand, withUsageTooltips } from './serverCommandRun';
 import { resolveServerPath, type ServerPath } from './serverPath';
 import type { KernelLspSettings } from './settings';
 import type { RunningJob, ServerState } from './statusBar';
@@ -140,24 +142,28 @@ export class ServerClient {
       documentSelector,
       initializationOptions: initializationOptions(settings, vscode.workspace.isTrusted),
       outputChannel: this.output,
+      // The client's own toast for a failed request ("Request workspace/executeCommand failed.")
+      // would come on top of the extension's message that says what failed and what to do; the
+      // output channel still logs it. Failures the client must show (a start that fails, a
+      // connection lost) are shown whatever this says.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
         error: (_error, _message, count): ErrorHandlerResult =>
           ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
         closed: () => this.onClosed(),
       },
       middleware: {
-        executeCommand: async (command, args, next) => {
-          const job: RunningJob | undefined = command === serverCommands.build ? 'build' : command === serverCommands.bench ? 'bench' : undefined;
-          if (!job) return next(command, args) as Promise<unknown>;
-          this.hooks.onJob(job, true);
-          try {
-            const result: unknown = await next(command, args);
-            const report = job === 'bench' ? reportOfBenchResult(result) : undefined;
-            if (report) this.hooks.onBenchReport(report);
-            return result;
-          } finally {
-            this.hooks.onJob(job, false);
-          }
+        executeCommand: (command, args, next) => runServerCommand(command, args, next, {
+          onJob: (job, running) => this.hooks.onJob(job, running),
+          onBenchReport: (report) => this.hooks.onBenchReport(report),
+          showError: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+          showLog: () => this.hooks.showLog(),
+          showUsage: (usage) => void vscode.window.showInformationMessage(
+            `kernel-lsp: ${usage.kernel}: ${usage.title}`, { modal: true, detail: usage.details }),
+        }),
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          return lenses ? withUsageTooltips(lenses) : lenses;
         },
         window: {
           // The server shows a benchmark's Markdown report; the report view shows it better.

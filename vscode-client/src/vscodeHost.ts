@@ -1,8 +1,10 @@
 // CommandHost (src/commandHost.ts) over the vscode API and the language client.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActiveFile, CliResult, CommandHost, PickItem } from './commandHost';
+import { templatesOf, type FileTemplate, type TemplateEditor, type TemplateHost } from './fileTemplates';
 import type { ReportView } from './reportView';
 import type { ServerClient } from './serverClient';
 
@@ -128,5 +130,49 @@ export class VscodeHost implements CommandHost {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
     const at = new vscode.Position(line, 0);
     await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
+  }
+}
+
+// TemplateHost (src/fileTemplates.ts): the snippet files the extension contributes, read once.
+export class VscodeTemplateHost implements TemplateHost {
+  private loaded: FileTemplate[] | undefined;
+
+  constructor(private readonly snippetsDir: string, private readonly output: vscode.OutputChannel) {}
+
+  activeEditor(): TemplateEditor | undefined {
+    const document = vscode.window.activeTextEditor?.document;
+    return document ? { fileName: document.fileName, languageId: document.languageId } : undefined;
+  }
+
+  templates(): FileTemplate[] {
+    if (this.loaded) return this.loaded;
+    const files: Record<string, Record<string, { body?: unknown; description?: unknown }>> = {};
+    for (const language of ['cuda-cpp', 'cpp', 'python', 'toml']) {
+      const file = path.join(this.snippetsDir, `${language}.code-snippets`);
+      try {
+        files[language] = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { body?: unknown; description?: unknown }>;
+      } catch (error) {
+        this.output.appendLine(`kernel-lsp: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.loaded = templatesOf(files);
+    return this.loaded;
+  }
+
+  pick<T extends PickItem>(items: T[], placeholder: string): Promise<T | undefined> {
+    return Promise.resolve(vscode.window.showQuickPick(items, { placeHolder: placeholder, matchOnDetail: true }));
+  }
+
+  showInfo(message: string): Promise<unknown> {
+    return Promise.resolve(vscode.window.showInformationMessage(message));
+  }
+
+  async fill(body: string, language: string): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    const document = editor.document;
+    const whole = new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end);
+    await editor.insertSnippet(new vscode.SnippetString(body), whole);
+    if (document.languageId !== language) await vscode.languages.setTextDocumentLanguage(document, language);
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ActiveFile, CliResult, CommandHost, PickItem } from '../src/commandHost';
 import { buildOrBench, cancelJobs, installSkill, isBenchReport, openBenchReport, reportOfBenchResult, showGuidance } from '../src/commands';
+import { runServerCommand } from '../src/serverCommandRun';
 
 class RecordingHost implements CommandHost {
   calls: string[] = [];
@@ -81,6 +82,46 @@ test('a build that build.toml stopped says why and where, and opens it', async (
     'command kernel-lsp.build [{"project":"file:///p"}]',
     'warning kernel-lsp: the build of p did not start: build.toml:16: unknown key `cuda-flag`; did you mean `cuda-flags`? [Open build.toml]',
     'open /p/build.toml:15',
+  ]);
+});
+
+// The server command through the client's middleware, as in VS Code (src/serverClient.ts), with
+// a server that refuses it.
+class RefusingServerHost extends RecordingHost {
+  override executeServerCommand(command: string, args: unknown[]) {
+    this.calls.push(`command ${command} ${JSON.stringify(args)}`);
+    const refusal = Object.assign(new Error('kernel-lsp starts no builds or benchmarks in an untrusted workspace. Trust the workspace to run them.'), { code: -32803 });
+    return Promise.resolve(runServerCommand(command, args, () => Promise.reject(refusal), {
+      onJob: () => undefined,
+      onBenchReport: () => undefined,
+      showError: (m, ...a) => this.showError(m, ...a),
+      showLog: () => this.showLog(),
+      showUsage: () => undefined,
+    }));
+  }
+}
+
+test('a build the server refuses is one message that says what failed and what to do', async () => {
+  for (const kind of ['build', 'bench'] as const) {
+    const host = new RefusingServerHost();
+    host.file = kernelFile;
+    host.files.add('/p/build.toml');
+    await buildOrBench(host, kind);
+    const messages = host.calls.filter((c) => /^(error|warning|info) /.test(c));
+    assert.deepEqual(messages, [
+      `error kernel-lsp: the ${kind === 'build' ? 'build' : 'benchmark'} of p failed: kernel-lsp starts no builds or benchmarks in an untrusted workspace. Trust the workspace to run them. [Show Log]`,
+    ]);
+  }
+});
+
+test('a server command that fails before reaching the server is reported once by the command', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  host.files.add('/p/build.toml');
+  host.executeServerCommand = () => Promise.reject(new Error("command 'kernel-lsp.build' not found"));
+  await buildOrBench(host, 'build');
+  assert.deepEqual(host.calls, [
+    "error kernel-lsp: the build of p failed: command 'kernel-lsp.build' not found. The kernel-lsp log (Show Log) has the details. [Show Log]",
   ]);
 });
 

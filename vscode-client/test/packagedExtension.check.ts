@@ -140,7 +140,8 @@ test('snippets: one file template file per language, each inside the package and
     const snippets = JSON.parse(data.toString('utf8')) as Record<string, { isFileTemplate?: boolean; prefix?: string; body: string[] }>;
     assert.ok(Object.keys(snippets).length > 0, `${s.path} is empty`);
     for (const [name, snippet] of Object.entries(snippets)) {
-      assert.equal(snippet.isFileTemplate, true, name);
+      // C++ templates are offered by kernelLsp.fillFileWithSnippet, not VS Code's command (tools/snippetTemplates.ts).
+      assert.equal(snippet.isFileTemplate, s.language === 'cpp' ? undefined : true, name);
       assert.equal(snippet.prefix, undefined, name);
     }
   }

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildSync } from 'esbuild';
-import { isWholeFile, SnippetDataError, snippetFiles, type SnippetSource } from '../tools/snippetTemplates';
+import { fileTemplateLanguages, isWholeFile, SnippetDataError, snippetFiles, type SnippetSource } from '../tools/snippetTemplates';
 
 const extensionDir = path.resolve(__dirname, '..');
 const dataDir = path.resolve(extensionDir, '..', 'snippets');
@@ -23,7 +23,9 @@ test('every snippet of the data is either a contributed file template or left to
   assert.ok(templates > 0 && fragments > 0, `${templates} templates, ${fragments} fragments`);
   for (const [language, snippets] of Object.entries(files)) {
     for (const [name, snippet] of Object.entries(snippets)) {
-      assert.equal(snippet.isFileTemplate, true, name);
+      // C++ templates would come before CUDA C++ ones in VS Code's Fill File with Snippet and
+      // turn a .cu into C++: kernel-lsp's own command offers them.
+      assert.equal(snippet.isFileTemplate, language === 'cpp' ? undefined : true, name);
       assert.equal('prefix' in snippet, false, `${name}: a prefix would put it in completion beside the server's`);
       assert.ok(snippet.body.length > 1 && snippet.description.length > 0, name);
       if (language === 'cuda-cpp') assert.ok(snippet.body.some((l) => l.startsWith('#include')), `${name} is not a whole translation unit`);
@@ -94,4 +96,10 @@ test('the build step writes one file per language from data given outside the re
     const snippets = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')) as Record<string, unknown>;
     assert.ok(Object.keys(snippets).length > 0, `${file} is empty`);
   }
+});
+
+test('no template language sorts before CUDA C++ in VS Code\'s Fill File with Snippet, which orders by language id', () => {
+  const ids = [...fileTemplateLanguages].sort();
+  assert.equal(ids[0], 'cuda-cpp');
+  assert.equal(fileTemplateLanguages.has('cpp'), false);
 });

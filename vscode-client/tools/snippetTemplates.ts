@@ -7,6 +7,12 @@
 // Snippet", never in completion. Completion belongs to the server, which knows where a snippet
 // makes sense (file scope of a .cu, a kernel body, torch-ext, build.toml, tests); contributed
 // snippets are per language only, so they would show everywhere and twice.
+//
+// The C++ templates (the torch-ext binding source and header) are contributed without
+// `isFileTemplate`: VS Code's "Fill File with Snippet" lists templates by language id in
+// alphabetical order, so `cpp` came before `cuda-cpp` in a .cu, and picking one set the file's
+// language to C++. They stay in "Insert Snippet" of a C++ file, and kernel-lsp's own "Fill File
+// with Snippet" (src/fileTemplates.ts) offers every template, the file's language first.
 import { parse, TomlError } from 'smol-toml';
 
 export type VscodeLanguage = 'cuda-cpp' | 'cpp' | 'python' | 'toml';
@@ -28,10 +34,13 @@ const wholeFileContexts = new Set([
   'python-package', 'python-test', 'python-benchmark',
 ]);
 
+// The languages whose templates VS Code's own "Fill File with Snippet" offers (see above).
+export const fileTemplateLanguages: ReadonlySet<VscodeLanguage> = new Set<VscodeLanguage>(['cuda-cpp', 'python', 'toml']);
+
 export interface VscodeSnippet {
   body: string[];
   description: string;
-  isFileTemplate: true;
+  isFileTemplate?: true;
 }
 
 export type SnippetFiles = Record<VscodeLanguage, Record<string, VscodeSnippet>>;
@@ -100,7 +109,7 @@ export function snippetFiles(sources: SnippetSource[]): { files: SnippetFiles; t
       files[language][name] = {
         body: (table.body as string).replace(/\r\n/g, '\n').split('\n'),
         description,
-        isFileTemplate: true,
+        ...(fileTemplateLanguages.has(language) ? { isFileTemplate: true as const } : {}),
       };
       templates++;
     });

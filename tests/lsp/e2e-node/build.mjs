@@ -3,8 +3,9 @@
 //
 // On a copy of the reference kernels (kernels/<name>, kernel-builder layout):
 //  1. kernel-lsp/build of each project, then textDocument/codeLens on its .cu: every kernel's
-//     lens per capability must show the registers and spills that `nvcc -Xptxas -v`, run here
-//     independently with build.toml's capabilities and flags, reports for that kernel;
+//     usage lens (a short title; one line per capability in its details) must show the
+//     registers and spills that `nvcc -Xptxas -v`, run here independently with build.toml's
+//     capabilities and flags, reports for that kernel;
 //  2. an edit marks the lenses stale; a second build of a running project is refused;
 //  3. a planted compile error becomes a diagnostic on its line, naming the capabilities;
 //  4. kernel-lsp.cancel during a build ends it and leaves no process behind, and during a
@@ -216,13 +217,18 @@ function ptxasReport(project) {
   return usage;
 }
 
-// "sm_90 (3 instantiations): 32–40 regs · 0 B spill · ..." → {target, min, max, spill}
+// "sm_90 (3 instantiations): 32–40 regs · 0 B spill · ..." (a line of a usage lens's details)
+// → {target, min, max, spill}
 function parseLens(title) {
-  const m = title.match(/^(sm_\w+?)(?: \((\d+) instantiations\))?: (\d+)(?:–(\d+))? regs · (\d+(?:\.\d+)?) (B|KB) spill/);
+  const m = title.match(/^(sm_\w+?)(?: \((\d+) instantiations\))?: (\d+)(?:–(\d+))? regs · (\d+(?:\.\d+)?) (B|KiB) spill/);
   if (!m) return null;
-  const spill = Number(m[5]) * (m[6] === 'KB' ? 1024 : 1);
+  const spill = Number(m[5]) * (m[6] === 'KiB' ? 1024 : 1);
   return { target: m[1], min: Number(m[3]), max: Number(m[4] ?? m[3]), spill };
 }
+
+// A kernel's usage lens: a short title over all targets; one line per target in its details.
+const isUsageLens = (lens) => lens.command?.command === 'kernel-lsp.showUsage';
+const usageLines = (lens) => (isUsageLens(lens) ? lens.command.arguments[0].details.split('\n') : []);
 
 // Processes started for builds (nvcc, cicc, ptxas, gcc, ...): those with the marker that are not
 // the server itself or its analysis workers (the same executable).
@@ -274,7 +280,7 @@ async function main() {
         { textDocument: { uri, languageId: 'cuda-cpp', version: 1, text } });
       const before = await connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
       assert.ok(before.some((l) => l.command.title === 'Build'), 'a Build lens before any build');
-      assert.ok(!before.some((l) => parseLens(l.command.title)), 'no usage lens before a build');
+      assert.ok(!before.some(isUsageLens), 'no usage lens before a build');
       const result = await connection.sendRequest('kernel-lsp/build', { project: pathToFileURL(path.join(root, name)).href });
       assert.equal(result.ok, true, JSON.stringify(result.units));
       assert.ok(result.kernels.length > 0, 'kernels in the result');
@@ -284,21 +290,24 @@ async function main() {
       // Each kernel's lenses sit on its name; the name is the text under the lens range.
       const lines = text.split('\n');
       for (const lens of lenses) {
-        const usage = parseLens(lens.command.title);
-        if (!usage) continue;
-        const { start, end } = lens.range;
-        const kernel = lines[start.line].slice(start.character, end.character);
-        const key = `${kernel}@${usage.target}`;
-        assert.ok(expected[key], `nvcc reports no ${key}; it reports ${Object.keys(expected).join(', ')}`);
-        assert.deepEqual({ min: usage.min, max: usage.max, spill: usage.spill }, expected[key], `${key}: ${lens.command.title}`);
-        seen.add(key);
+        if (isUsageLens(lens)) assert.ok(lens.command.title.length < 80, `a usage lens fits: ${lens.command.title}`);
+        for (const line of usageLines(lens)) {
+          const usage = parseLens(line);
+          if (!usage) continue;
+          const { start, end } = lens.range;
+          const kernel = lines[start.line].slice(start.character, end.character);
+          const key = `${kernel}@${usage.target}`;
+          assert.ok(expected[key], `nvcc reports no ${key}; it reports ${Object.keys(expected).join(', ')}`);
+          assert.deepEqual({ min: usage.min, max: usage.max, spill: usage.spill }, expected[key], `${key}: ${line}`);
+          seen.add(key);
+        }
       }
       const kernelsInFile = new Set(Object.keys(expected).map((k) => k.split('@')[0])
         .filter((k) => new RegExp(`__global__[^;{]*\\b${k}\\s*\\(`, 's').test(text)));
       for (const key of Object.keys(expected))
         if (kernelsInFile.has(key.split('@')[0])) assert.ok(seen.has(key), `no lens for ${key}`);
       assert.ok(seen.size > 0, 'at least one usage lens');
-      const example = lenses.find((l) => parseLens(l.command.title));
+      const example = lenses.find(isUsageLens);
       console.log(`  ${name}: ${seen.size} kernel×capability lenses checked, e.g. "${example.command.title}"`);
     });
   }
@@ -317,7 +326,7 @@ async function main() {
       textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// edited\n' }],
     });
     const lenses = await connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-    const usage = lenses.filter((l) => parseLens(l.command.title));
+    const usage = lenses.filter(isUsageLens);
     assert.ok(usage.length > 0 && usage.every((l) => /stale/.test(l.command.title)), JSON.stringify(usage[0]));
   });
 

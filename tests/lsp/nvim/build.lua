@@ -112,9 +112,9 @@ local function parse_lens(title)
     min = title:match(': (%d+) regs')
     max = min
   end
-  local spill, unit = title:match('regs · ([%d%.]+) (K?B) spill')
+  local spill, unit = title:match('regs · ([%d%.]+) (K?i?B) spill')
   if not (min and spill) then return nil end
-  spill = tonumber(spill) * (unit == 'KB' and 1024 or 1)
+  spill = tonumber(spill) * (unit == 'KiB' and 1024 or 1)
   return { target = target, min = tonumber(min), max = tonumber(max), spill = spill }
 end
 
@@ -163,22 +163,30 @@ local function main()
   local expected = nvcc_usage(project, section)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local checked = 0
+  -- A kernel's usage lens is a short summary; its argument's details have one line per target.
+  local function usage_details(lens)
+    local args = lens.command and lens.command.command == 'kernel-lsp.showUsage' and lens.command.arguments
+    return args and args[1] and args[1].details
+  end
   assert(vim.wait(60000, function()
     for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
-      if lens.command and parse_lens(lens.command.title) then return true end
+      if usage_details(lens) then return true end
     end
     return false
   end, 100), 'no usage lens: ' .. vim.inspect(vim.lsp.codelens.get(bufnr)))
   for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
-    local usage = lens.command and parse_lens(lens.command.title)
-    if usage then
-      local r = lens.range
-      local name = lines[r.start.line + 1]:sub(r.start.character + 1, r['end'].character)
-      local want = expected[name .. '@' .. usage.target]
-      assert(want, 'nvcc reports no ' .. name .. '@' .. usage.target .. ': ' .. vim.inspect(expected))
-      assert(want.min == usage.min and want.max == usage.max and want.spill == usage.spill,
-        lens.command.title .. ' vs nvcc ' .. vim.inspect(want))
-      checked = checked + 1
+    local details = usage_details(lens)
+    for line in (details or ''):gmatch('[^\n]+') do
+      local usage = parse_lens(line)
+      if usage then
+        local r = lens.range
+        local name = lines[r.start.line + 1]:sub(r.start.character + 1, r['end'].character)
+        local want = expected[name .. '@' .. usage.target]
+        assert(want, 'nvcc reports no ' .. name .. '@' .. usage.target .. ': ' .. vim.inspect(expected))
+        assert(want.min == usage.min and want.max == usage.max and want.spill == usage.spill,
+          line .. ' vs nvcc ' .. vim.inspect(want))
+        checked = checked + 1
+      end
     end
   end
   assert(checked > 0, 'no lens checked')
