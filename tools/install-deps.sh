@@ -19,6 +19,9 @@ packages=(
   # tests/integrations: the YAML of the pre-commit hook and the GitHub Action, and the real
   # pre-commit running the hook.
   python3-yaml pre-commit
+  # tests/vscode/e2e: the extension in a real VS Code (code-server from npm) driven in Chromium;
+  # code-server's native modules compile against these headers when npm installs it.
+  chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev
 )
 
 missing=()
