@@ -1,5 +1,5 @@
 #pragma once
-// Suppression comments, as DESIGN.md defines them:
+// Suppression comments (the README shows them to users; docs/ARCHITECTURE.md places this file):
 //   // kernel-lsp: ignore[<id>]        on the finding's line or the line above
 //   // kernel-lsp: ignore-file[<id>]   anywhere in the file
 // Several ids may be listed, comma separated; `*` means every rule. In build.toml the same

@@ -466,7 +466,7 @@ def classify(record, timed_out, stdout, stderr):
 # Results
 
 
-# What the access model saw, from each report's summary (issue 14), summed per project.
+# What the access model saw, from each report's summary, summed per project.
 COVERAGE_KEYS = ("kernels", "kernels_without_code", "kernels_with_global_accesses", "global_accesses",
                  "accesses_unjudged")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4's sanitizer stage: builds the clang-free parts that read untrusted input (framing,
+# The sanitizer stage: builds the clang-free parts that read untrusted input (framing,
 # JSON-RPC, positions, URIs, build.toml, suppressions) and their unit tests with ASan + UBSan
 # into build-sanitize/ (or $KERNEL_LSP_SANITIZE_BUILD_DIR), then runs them and a replay of the
 # fuzz seed corpus. See tests/sanitize/CMakeLists.txt for what is in it and why it is a subset.

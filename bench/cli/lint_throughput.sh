@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark: `kernel-lsp lint` over 100 kernel files (the arch and access fixtures plus the
-# reference kernels, repeated to 100) on this machine's cores. Target (DESIGN.md): under a
+# reference kernels, repeated to 100) on this machine's cores. Target: under a
 # minute on 2 cores. Prints wall time and files/s; run on an idle machine. --no-cache: this
 # measures analysis, not the result cache (cache_bench.py does).
 #   bash bench/cli/lint_throughput.sh [path/to/kernel-lsp]

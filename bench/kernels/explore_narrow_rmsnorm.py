@@ -5,12 +5,13 @@ plus the kernel time each gets with the L2 flushed before every call.
 
     PYTHONPATH=kernels/build/rmsnorm:.peers/liger/src python bench/kernels/explore_narrow_rmsnorm.py --json out.json
 
-Variants 5 and 6 exist only with results/h200-s4-rmsnorm-lean-variants.diff
+Variants 5 and 6 exist only with results/2026-11-30-h200-v6-rmsnorm-lean-variants.diff
 applied to kernels/rmsnorm/rmsnorm_cuda/rmsnorm.cu (results/
-h200-s4-rmsnorm-narrow2.json; an earlier set of launch shapes, with its own
-.diff: h200-s4-rmsnorm-narrow.json). Measured in session 4, not adopted;
+2026-11-30-h200-v6-rmsnorm-narrow2.json; an earlier set of launch shapes, with its own
+.diff: 2026-11-30-h200-v6-rmsnorm-narrow.json). Measured in v6, not adopted;
 without the .diff these variant numbers run the default kernel. Variants
 that reduce in another order (1) may differ from the default in the last bit.
+The .diffs and the results are in bench/kernels/results/archive-*.tar.xz (tar -xJf).
 """
 
 import argparse

@@ -7,9 +7,10 @@ median is printed. Output: one JSON row per (T, impl).
 
     PYTHONPATH=kernels/build/rope:.peers/liger/src python bench/kernels/explore_rope_hpt.py --json out.json
 
-Variants 4-8 exist only with results/h200-s4-rope-variants.diff applied to
-kernels/rope/rope_cuda/rope.cu (measured in session 4, none adopted; without
-it they run the default kernel). Results: results/h200-s4-rope-hpt.json.
+Variants 4-8 exist only with results/2026-11-30-h200-v6-rope-variants.diff applied to
+kernels/rope/rope_cuda/rope.cu (measured in v6, none adopted; without
+it they run the default kernel). Results: results/2026-11-30-h200-v6-rope-hpt.json.
+The .diff and the results are in bench/kernels/results/archive-*.tar.xz (tar -xJf).
 """
 
 import argparse

@@ -8,8 +8,11 @@ project: kernel-lsp reads a compile_commands.json it finds beside or above a fil
                             (--arch, 7.5), clangd parses for the same arch; --files such files
                             for the memory measurement.
   llmc-attention-backward   llm.c's dev/cuda/attention_backward.cu and its local includes
-                            (common.h); no build.toml, so kernel-lsp serves kernel-builder's
-                            default capabilities (ten with CUDA 13); clangd parses sm_90.
+                            (common.h); no build.toml or other arch declaration, so kernel-lsp
+                            serves one assumed arch (the newest, 12.1); clangd parses sm_90.
+  llmc-default-capabilities the same files with a build.toml that names the file but no
+                            cuda-capabilities: kernel-builder's default capabilities (ten with
+                            CUDA 13, two configurations); clangd parses sm_90.
   build-toml-5-archs        make_arch_kernel.py's file, build.toml of five capabilities
                             (7.5, 8.0, 8.9, 9.0, 10.0) and __CUDA_ARCH__ tiers; clangd sm_90.
 """
@@ -23,7 +26,7 @@ import device_command
 import make_arch_kernel
 import make_kernel
 
-NAMES = ["generated", "llmc-attention-backward", "build-toml-5-archs"]
+NAMES = ["generated", "llmc-attention-backward", "llmc-default-capabilities", "build-toml-5-archs"]
 LLMC_FILE = os.path.join("dev", "cuda", "attention_backward.cu")
 FIVE_ARCHS = ["7.5", "8.0", "8.9", "9.0", "10.0"]
 
@@ -92,11 +95,13 @@ def kernel_digit_site(text):
 
 
 def write_build_toml(folder, names, archs):
+    """build.toml of one kernel; archs None leaves cuda-capabilities out (the builder's defaults)."""
+    capabilities = f'cuda-capabilities = {json.dumps(archs)}\n' if archs is not None else ""
     with open(os.path.join(folder, "build.toml"), "w") as f:
         f.write('[general]\nname = "bench"\nversion = 1\nedition = 5\nlicense = "apache-2.0"\n'
                 'backends = ["cuda"]\n\n[torch]\nsrc = ["torch-ext/torch_binding.cpp"]\n\n'
                 '[kernel.bench]\nbackend = "cuda"\ndepends = ["torch"]\n'
-                f'src = {json.dumps(names)}\ncuda-capabilities = {json.dumps(archs)}\n')
+                f'src = {json.dumps(names)}\n{capabilities}')
 
 
 def generated(root, args):
@@ -127,20 +132,33 @@ def local_includes(path, found):
     return found
 
 
-def llmc_attention_backward(root, args):
+def copy_llmc(root, args, name):
+    """llm.c's attention_backward.cu and its local includes in a folder `name`; the file's path."""
     source = os.path.join(args.llmc, LLMC_FILE)
     if not os.path.isfile(source):
         raise ScenarioUnavailable(f"{source} not found (--llmc points at an llm.c checkout)")
-    project = os.path.join(root, "llmc-attention-backward")
+    project = os.path.join(root, name)
     base = os.path.dirname(source)
     for path in sorted(local_includes(source, set())):
         target = os.path.join(project, os.path.relpath(path, base))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(path, target)
-    file = os.path.join(project, os.path.basename(source))
+    return project, os.path.join(project, os.path.basename(source))
+
+
+def llmc_attention_backward(root, args):
+    project, file = copy_llmc(root, args, "llmc-attention-backward")
     return Scenario("llmc-attention-backward", project, file, kernel_digit_site(open(file).read()),
                     os.path.join(root, "clangd-db", "llmc-attention-backward"), "sm_90",
-                    "no build.toml: kernel-builder's default capabilities")
+                    "no build.toml or arch declaration: one assumed arch")
+
+
+def llmc_default_capabilities(root, args):
+    project, file = copy_llmc(root, args, "llmc-default-capabilities")
+    write_build_toml(project, [os.path.basename(file)], None)
+    return Scenario("llmc-default-capabilities", project, file, kernel_digit_site(open(file).read()),
+                    os.path.join(root, "clangd-db", "llmc-default-capabilities"), "sm_90",
+                    "build.toml without cuda-capabilities: kernel-builder's default capabilities")
 
 
 def build_toml_5_archs(root, args):
@@ -157,7 +175,7 @@ def build_toml_5_archs(root, args):
 
 
 BUILDERS = {"generated": generated, "llmc-attention-backward": llmc_attention_backward,
-            "build-toml-5-archs": build_toml_5_archs}
+            "llmc-default-capabilities": llmc_default_capabilities, "build-toml-5-archs": build_toml_5_archs}
 
 
 def project_files_above(folder):

@@ -162,7 +162,7 @@ void KernelServer::rediscover_projects() {
 void KernelServer::files_changed_on_disk(const std::vector<FileChange>& changes) {
   bool layout_changed = false;
   for (const auto& change : changes) {
-    // A skill page changed: guidance is read again on next use (issue 5).
+    // A skill page changed: guidance is read again on next use.
     if (change.path.extension() == ".md") {
       std::lock_guard<std::mutex> lock(guidance_mutex_);
       guidance_.reset();
@@ -269,7 +269,7 @@ std::vector<analyzers::Finding> document_findings(const AnalysisOutcome& outcome
   return findings;
 }
 
-// ---- skills and snippets (issue 5) ----
+// ---- skills and snippets ----
 
 void KernelServer::set_skill_roots(std::vector<std::filesystem::path> roots) {
   std::lock_guard<std::mutex> lock(guidance_mutex_);

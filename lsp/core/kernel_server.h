@@ -79,7 +79,7 @@ class KernelServer {
   void stop();
   DocumentScheduler& scheduler() { return *scheduler_; }
 
-  // ---- skills and snippets (issue 5) ----
+  // ---- skills and snippets ----
   // Guidance from the cuda-kernels skill (hovers, completion documentation, kernel-lsp/guidance):
   // the copy under these workspace folders, else the user's agent folders, else the bundled one.
   // Discovered on the first guidance() after construction, set_skill_roots, or a skill file

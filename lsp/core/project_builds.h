@@ -1,5 +1,5 @@
 #pragma once
-// Builds and benchmarks started from the editor or an agent (issue 16), editor-agnostic: the
+// Builds and benchmarks started from the editor or an agent, editor-agnostic: the
 // server's commands call it with project folders and get plain results back. It keeps the
 // newest finished build of each project (for code lenses and build diagnostics) and allows one
 // job per project at a time (runner::ProjectJobs).

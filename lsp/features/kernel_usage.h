@@ -1,5 +1,5 @@
 #pragma once
-// What the newest build says about each kernel (issue 16): ptxas' registers, spills and shared
+// What the newest build says about each kernel: ptxas' registers, spills and shared
 // memory per capability, joined to the kernels of a source by name, with the occupancy they
 // allow (runner/occupancy.h) at the block size the code shows: __launch_bounds__, else the
 // constant block of its launches in the file, else the largest block size that reaches the best

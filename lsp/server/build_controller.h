@@ -1,5 +1,5 @@
 #pragma once
-// Builds and benchmarks over LSP (issue 16): the kernel-lsp.build / .bench / .cancel commands
+// Builds and benchmarks over LSP: the kernel-lsp.build / .bench / .cancel commands
 // (workspace/executeCommand), the kernel-lsp/build and kernel-lsp/bench requests agents call,
 // code lenses with each kernel's registers, spills, shared memory and occupancy (one short lens
 // per kernel; per capability in its tooltip and its kernel-lsp.showUsage command),

@@ -96,16 +96,16 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   // that is open was followed as it was typed.
   dispatcher_.on_notification("textDocument/didSave", [](const json&) {});
 
-  // Skill guidance on request (issue 5): lsp/server/guidance_json.h.
+  // Skill guidance on request: lsp/server/guidance_json.h.
   dispatcher_.on_request(kGuidanceMethod, [this](const json& params, Reply reply) {
     reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
   });
   request("workspace/executeCommand", &LspServer::execute_command);
-  // Builds and benchmarks (issue 16): lsp/server/build_controller.h.
+  // Builds and benchmarks: lsp/server/build_controller.h.
   dispatcher_.on_request(kBuildMethod, [this](const json& params, Reply reply) { builds_->build_request(params, reply); });
   dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
   dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { builds_->code_lens(params, reply); });
-  // The status bar's facts about a file (issue 17): lsp/server/file_status_json.h.
+  // The status bar's facts about a file: lsp/server/file_status_json.h.
   dispatcher_.on_request(kFileStatusMethod, [this](const json& params, Reply reply) {
     file_status_request(params, reply, *kernel_, *builds_);
   });
@@ -162,8 +162,8 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   }
   progress_ = std::make_unique<ProgressReporter>(dispatcher_, client_.work_done_progress);
   kernel_ = std::make_unique<KernelServer>(std::move(backend), initial_settings_, *this);
-  kernel_->set_skill_roots(roots_);                                 // issue 5: workspace skills
-  kernel_->set_snippet_completion(client_snippet_support(params));  // issue 5: completion
+  kernel_->set_skill_roots(roots_);                                 // workspace skills
+  kernel_->set_snippet_completion(client_snippet_support(params));  // snippets in completion
   builds_ = std::make_unique<BuildController>(dispatcher_, *progress_, *kernel_, client_,
                                               [this](const std::filesystem::path& file) { republish(file); });
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
@@ -243,7 +243,7 @@ void LspServer::did_change_workspace_folders(const json& params) {
   for (const auto& removed : folder_paths(event.value("removed", json::array())))
     std::erase(roots_, removed);
   for (const auto& added : folder_paths(event.value("added", json::array()))) roots_.push_back(added);
-  kernel_->set_skill_roots(roots_);  // issue 5: workspace skills follow the folders
+  kernel_->set_skill_roots(roots_);  // workspace skills follow the folders
   // build.toml discovery follows the files, not the folders; the folders are kept for logs.
   spdlog::info("{} workspace folder(s)", roots_.size());
 }
@@ -479,7 +479,7 @@ void LspServer::hover(const json& params, const Reply& reply) {
   }
   PositionConverter converter(*document->text, client_.encoding.encoding);
   analyzers::Position position = converter.from_lsp(required_field(params, "position"));
-  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
+  std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();
   if (document->kind == DocumentKind::BuildToml) {  // guidance only: no analysis to wait for
     reply.result(to_lsp_hover(build_toml_hover(*guidance, *document->text, position), converter));
     return;
@@ -527,8 +527,8 @@ void LspServer::completion(const json& params, const Reply& reply) {
   std::vector<SnippetCompletion> completions;
   if (document) {
     analyzers::Position position = converter.from_lsp(required_field(params, "position"));
-    std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();  // issue 5
-    // Context from path, language and text (issue 17): kernel templates at file scope, device
+    std::shared_ptr<const guidance::SkillGuidance> guidance = kernel_->guidance();
+    // Context from path, language and text: kernel templates at file scope, device
     // helpers in kernel bodies, bindings in torch-ext/, tables in build.toml, tests in tests/*.py.
     SnippetDocument site{document->path, document->language_id, text, snippet_project_root(document->path)};
     completions = snippet_completions(guidance::SnippetCatalog::bundled(), guidance.get(), site, position);

@@ -94,7 +94,7 @@ class LspServer final : public KernelServerListener {
   std::vector<std::filesystem::path> roots_;
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;
-  std::unique_ptr<BuildController> builds_;  // issue 16: build, bench, lenses
+  std::unique_ptr<BuildController> builds_;  // build, bench, lenses
   TextSync text_sync_;  // which open documents the server can no longer follow
 
   mutable std::mutex open_mutex_;

@@ -10,12 +10,12 @@ json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
        {{"openClose", true}, {"change", 2 /* incremental */}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
-      // Skills and snippets (issue 5): snippet completion, the kernel-lsp.guidance command.
+      // Skills and snippets: snippet completion, the kernel-lsp.guidance command.
       {"completionProvider", {{"resolveProvider", false}}},
       {"executeCommandProvider",
        {{"commands", {"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
                      "kernel-lsp.showUsage"}}}},
-      // Build · Benchmark above kernels and in build.toml, and resource usage after a build (issue 16).
+      // Build · Benchmark above kernels and in build.toml, and resource usage after a build.
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"workspace",
        {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},

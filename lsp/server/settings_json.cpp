@@ -18,7 +18,7 @@ bool string_list(const json& value, std::vector<std::string>& out) {
   return true;
 }
 
-// Builds and benchmarks (issue 16); false when `key` is not one of theirs.
+// Builds and benchmarks; false when `key` is not one of theirs.
 template <typename Bad>
 bool merge_build_setting(Settings& settings, const std::string& key, const json& value, const Bad& bad) {
   if (key == "workspaceTrusted") {

@@ -30,7 +30,7 @@ struct Settings {
   // Seconds one analysis may run before its worker is stopped and the document gets an error
   // diagnostic; unset = 300. Read at initialize.
   std::optional<uint32_t> analysis_timeout_s;
-  // Builds and benchmarks (issue 16), which start processes only when the user asks:
+  // Builds and benchmarks, which start processes only when the user asks:
   // workspaceTrusted false (VS Code's untrusted workspace) refuses them; benchRunner is the
   // command that runs a benchmark script on a GPU machine when this one cannot; buildJobs
   // limits parallel nvcc compiles (unset: one per core).

@@ -39,7 +39,7 @@ MISMATCH = """__global__ void k(int* out) {
 }
 """
 
-# Issue 14: what the access model saw. copy: a load and a store; scramble: a store whose lanes'
+# What the access model saw. copy: a load and a store; scramble: a store whose lanes'
 # addresses the model cannot follow; scale: one kernel for two instantiations, `*=` a load and
 # a store; tile: shared memory only.
 COVERAGE = """__global__ void copy(const float* in, float* out, int n) {
@@ -254,7 +254,7 @@ class Coverage(unittest.TestCase):
             self.assertRegex(check, r"\n  work +1 global access \(0 loads, 1 store\), 0 unjudged \(line 10\)\n")
 
 
-# Issue 14: a helper in a header, reached from two kernel files; its lane stride is one problem.
+# A helper in a header, reached from two kernel files; its lane stride is one problem.
 SHARED_HEADER = """#pragma once
 __device__ inline float pick(const float* in, int i) { return in[2 * i]; }
 """

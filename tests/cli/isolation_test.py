@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 12 through the command line: a fault in one file's analysis is that file's `frontend`
+"""Crash isolation through the command line: a fault in one file's analysis is that file's `frontend`
 error, in every output format, and never the run's end or another file's loss.
 
 - every crash reproducer in tests/fixtures/crash is linted in process (--no-isolation), so a

@@ -1,4 +1,4 @@
-// libFuzzer target for the analysis itself (issue 12): a mutated CUDA source goes through the
+// libFuzzer target for the analysis itself: a mutated CUDA source goes through the
 // whole pipeline a `kernel-lsp lint` of one file runs, in process: toolkit headers, the clang
 // parse of the device side for two arches (one plain, one arch-specific, so `__CUDA_ARCH__`
 // branches differ), the model (feature uses, kernels, launches, the access interpreter) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layering of kernel-lsp (docs/ARCHITECTURE.md, DESIGN.md "Layers"), checked on the includes.
+"""The layering of kernel-lsp (docs/ARCHITECTURE.md, its layer diagram and "Invariants"), checked on the includes.
 
 Reads every #include of the product sources (analyzers/, lsp/, cli/, support/, and guidance/,
 runner/ where they exist; never tests/, bench/, kernels/, vscode-client/), builds the graph of
@@ -39,11 +39,11 @@ import tempfile
 PRODUCT_TOPS = ("analyzers", "lsp", "cli", "support", "guidance", "runner")
 SOURCE_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc", ".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh")
 
-# Only these folders parse with clang and walk its AST (DESIGN.md: "Only analyzers/frontend and
-# analyzers/model include clang").
+# Only these folders parse with clang and walk its AST (docs/ARCHITECTURE.md: "Only
+# `analyzers/frontend` and `analyzers/model` include clang.").
 CLANG_ALLOWED = ("analyzers/frontend", "analyzers/model")
 
-# LLVM headers are allowed where clang is. DESIGN.md says nothing of header-only LLVM utilities
+# LLVM headers are allowed where clang is. docs/ARCHITECTURE.md says nothing of header-only LLVM utilities
 # (llvm/ADT/..., llvm/Support/...) elsewhere, so a folder that uses one legitimately may be named
 # here, with the reason, instead of being reported. Today no folder outside analyzers/frontend and
 # analyzers/model includes any LLVM header (grep -rn "include <llvm" analyzers lsp cli support),

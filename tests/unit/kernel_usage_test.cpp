@@ -1,4 +1,4 @@
-// Issue 16: what a build says about each kernel, joined to the kernels of a source (the code
+// What a build says about each kernel, joined to the kernels of a source (the code
 // lenses' data), and the one-job-per-project rule of builds started from the editor.
 #include "lsp/features/kernel_usage.h"
 

@@ -1,5 +1,5 @@
 // Access patterns of public programs measured on an H200 (tests/accuracy/real_programs): each
-// case is the shape of a kernel whose Nsight Compute label the model got wrong before issue 14,
+// case is the shape of a kernel whose Nsight Compute label an earlier version of the model got wrong,
 // reduced to a few lines, with the verdict the measurement gave.
 #include <catch2/catch.hpp>
 

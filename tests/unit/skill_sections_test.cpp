@@ -82,7 +82,7 @@ TEST_CASE("the bundled skill is found and indexed by heading") {
 }
 
 TEST_CASE("every construct the server knows resolves to a non-empty section of the bundled skill") {
-  // The constructs named in issue 5, each as the server or a client would spell it.
+  // The constructs the skill covers, each as the server or a client would spell it.
   const std::vector<std::string> spellings = {"__shfl_xor_sync",
                                               "__shfl_down_sync",
                                               "__shfl_up_sync",

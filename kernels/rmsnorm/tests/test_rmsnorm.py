@@ -159,7 +159,7 @@ def test_matches_hf_qwen3_bf16():
     # Double rounding reproduces transformers' Qwen3RMSNorm almost bit for bit
     # (differences only where fp32 summation order moves rstd across a rounding edge).
     # Such an edge moves x * rstd by one bf16 ulp (up to 2^-7 relative), and the
-    # rounding of w * that can add one more: 2^-6 bounds it (a run of session 3
+    # rounding of w * that can add one more: 2^-6 bounds it (a run of v5
     # saw 1 element in 4M at 0.013).
     x = torch.randn(1024, 4096, device="cuda").to(torch.bfloat16)
     w = make_weight(4096, torch.bfloat16)

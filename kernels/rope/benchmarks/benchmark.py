@@ -98,7 +98,7 @@ def run(rec: Recorder, quick=False):
         if L is not None:
             fn = L.rope.LigerRopeFunction.apply
             rec.measure(op, shape, "liger", lambda: fn(qt, kt, cos, sin), mb)
-        if VARIANTS and t >= 1024:  # 1024: where Liger's kernel is ahead (NOTES.md, session 3)
+        if VARIANTS and t >= 1024:  # 1024: where Liger's kernel is ahead (NOTES.md, v5)
             for v in (2, 11, 31):  # v % 10: heads per thread, v // 10: load policy
                 rope.ops.set_variant(v)
                 rec.measure(op, shape, f"ours_v{v}", lambda: rope.rope_neox_cos_sin(q4, k4, cos, sin), mb)

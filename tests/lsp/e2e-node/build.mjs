@@ -1,4 +1,4 @@
-// End-to-end: builds and benchmarks from the editor (issue 16), through the npm packages VS
+// End-to-end: builds and benchmarks from the editor, through the npm packages VS
 // Code's own client is built on. Usage: node build.mjs SERVER KERNELS_DIR NVCC [kernel ...]
 //
 // On a copy of the reference kernels (kernels/<name>, kernel-builder layout):

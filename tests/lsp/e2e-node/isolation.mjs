@@ -1,4 +1,4 @@
-// End-to-end, issue 12: a document whose analysis crashes (or hangs) does not take the server,
+// End-to-end, crash isolation: a document whose analysis crashes (or hangs) does not take the server,
 // or any other document, down. Driven by the same npm packages VS Code's client is built on.
 // Usage: node isolation.mjs SERVER
 //

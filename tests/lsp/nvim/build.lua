@@ -1,4 +1,4 @@
--- Neovim (0.7+, headless) builds a reference kernel through kernel-lsp (issue 16): the
+-- Neovim (0.7+, headless) builds a reference kernel through kernel-lsp: the
 -- kernel-lsp.build command through workspace/executeCommand, then the client's own code lens
 -- machinery (vim.lsp.codelens.refresh / get). Every usage lens must show the registers and
 -- spills that `nvcc -Xptxas -v`, run here with build.toml's capabilities and flags, reports for
