@@ -82,6 +82,11 @@ struct MemoryAccess {
   std::optional<int64_t> row_stride;      // 50257
   bool row_stride_in_elements = false;    // row_stride(_text) counts elements of the access, else bytes
 
+  // Bank conflicts (shared memory, shared_banks.h): wavefronts of the worst warp's request, and
+  // what the same lanes need without a conflict.
+  uint32_t wavefronts = 0;
+  uint32_t ideal_wavefronts = 0;
+
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type
   uint32_t required_alignment = 0;        // bytes

@@ -157,7 +157,8 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   std::optional<int64_t> size = type_size(t);
   uint64_t align = type_align(t);
   int64_t width = access_width(t, size, align, offset, m);
-  if (base.space == MemorySpace::Global && width > 0) estimate_coalescing(base, offset, width, size, env, m);
+  if ((base.space == MemorySpace::Global || base.space == MemorySpace::Shared) && width > 0)
+    estimate_coalescing(base, offset, width, size, env, m);
   if (!field_of.empty()) describe_element(e, address, m);
 
   // Vector types, and anything reached through a cast to an 8- or 16-byte type (a cast to a
@@ -251,7 +252,8 @@ int64_t AccessInterpreter::Impl::access_width(clang::QualType t, std::optional<i
   return width;
 }
 
-// The warp estimator's verdict for a global access, with the block shape the path knows.
+// The warp estimator's verdict for a global access (sectors) or a shared one (bank wavefronts),
+// with the block shape the path knows.
 void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& offset, int64_t width,
                                                   std::optional<int64_t> size, const Env& env,
                                                   MemoryAccess& m) const {
@@ -269,6 +271,7 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
     }
   }
   q.guards = env.guards;
+  q.shared = base.space == MemorySpace::Shared;
   m.data_branch = env.data_branch;
   q.facts = &env.facts;
   for (int d = 0; d < 3; ++d) {
@@ -286,6 +289,8 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
   m.ideal_sectors = w.ideal_sectors;
   m.sectors_if_aligned = w.sectors_if_aligned;
   m.active_lanes = w.active_lanes;
+  m.wavefronts = w.wavefronts;
+  m.ideal_wavefronts = w.ideal_wavefronts;
   m.block_shape = q.block.describe();
   m.gather_index = w.gather_index;
   m.window_shift = w.window_shift;

@@ -148,6 +148,7 @@ class LaneEvaluator {
 
 struct WarpSim {
   uint32_t sectors = 0, ideal = 0, aligned = 0, active = 0, shift = 0;
+  uint32_t wavefronts = 0, ideal_wavefronts = 0;  // shared memory only
   bool uniform = true;
   std::optional<Wide> lane0, lane1;
 };
@@ -371,6 +372,7 @@ class WarpSimulator {
   WarpOutcome simulate(int w, WarpSim& sim) {
     addresses_.clear();
     references_.assign(q_.guards.size(), std::nullopt);
+    lanes_.clear();
     for (int lane = 0; lane < 32; ++lane) {
       if (!set_lane(w, lane) || !lane_is_active()) continue;
       auto a = ev_.eval(offset_);
@@ -379,10 +381,12 @@ class WarpSimulator {
       if (lane == 1) sim.lane1 = a;
       if (!addresses_.empty() && *a != addresses_.front()) sim.uniform = false;
       addresses_.push_back(*a);
+      lanes_.push_back(lane);
     }
     sim.active = static_cast<uint32_t>(addresses_.size());
     if (sim.active == 0) return WarpOutcome::NoActiveLane;
-    count_warp_sectors(sim);
+    if (q_.shared) count_warp_wavefronts(sim);
+    else count_warp_sectors(sim);
     return WarpOutcome::Simulated;
   }
 
@@ -419,12 +423,27 @@ class WarpSimulator {
     sim.ideal = static_cast<uint32_t>((uint64_t{sim.active} * q_.width + 31) / 32);
   }
 
+  // Bank wavefronts, from the lanes' distances to the first lane: a value common to the warp
+  // (a runtime row offset the evaluator made large) cancels, and what remains is kept modulo
+  // 2^60, a multiple of the 128 bytes of a bank round, so no bank changes.
+  void count_warp_wavefronts(WarpSim& sim) {
+    relative_.clear();
+    const Wide modulus = Wide(1) << 60;
+    for (Wide a : addresses_) {
+      Wide d = (a - addresses_.front()) % modulus;
+      relative_.push_back(static_cast<int64_t>(d < 0 ? d + modulus : d));
+    }
+    sim.wavefronts = bank_wavefronts(relative_, lanes_, q_.width, sim.ideal_wavefronts);
+  }
+
   const WarpQuery& q_;
   const Poly& offset_;
   const WarpLayout& layout_;
   const GuardParts& guard_parts_;
   LaneEvaluator& ev_;
   std::vector<Wide> addresses_;
+  std::vector<int> lanes_;         // the lane of each address
+  std::vector<int64_t> relative_;  // shared memory: each address less the first
   std::vector<std::optional<Wide>> references_;
   std::optional<int64_t> block_threads_;  // threads per block, when the whole shape is known
 };
@@ -432,8 +451,8 @@ class WarpSimulator {
 // The warp reported is the one wasting the most sectors; a warp of several active lanes always
 // beats a single-lane one, which says nothing about coalescing.
 bool replaces_worst(const WarpSim& sim, const WarpSim& worst, bool have_worst) {
-  int64_t excess = int64_t{sim.sectors} - sim.ideal;
-  int64_t worst_excess = int64_t{worst.sectors} - worst.ideal;
+  int64_t excess = int64_t{sim.sectors} - sim.ideal + sim.wavefronts - sim.ideal_wavefronts;
+  int64_t worst_excess = int64_t{worst.sectors} - worst.ideal + worst.wavefronts - worst.ideal_wavefronts;
   return !have_worst || excess > worst_excess || (sim.active > 1 && worst.active <= 1);
 }
 
@@ -443,6 +462,8 @@ void report_worst_warp(const WarpSim& worst, WarpEstimate& out) {
   out.sectors_if_aligned = worst.aligned;
   out.window_shift = worst.shift;
   out.active_lanes = worst.active;
+  out.wavefronts = worst.wavefronts;
+  out.ideal_wavefronts = worst.ideal_wavefronts;
   // No stride from the form: the distance between the first two lanes' addresses stands for it.
   if (!out.lane_stride && !out.runtime_stride && worst.lane0 && worst.lane1)
     out.lane_stride = static_cast<int64_t>(*worst.lane1 - *worst.lane0);
@@ -607,7 +628,7 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
     return out;
   }
   report_worst_warp(worst, out);
-  if (out.pattern == LanePattern::Estimated) simulate_row_starts(q, offset, ev, simulator, warps, out);
+  if (out.pattern == LanePattern::Estimated && !q.shared) simulate_row_starts(q, offset, ev, simulator, warps, out);
   return out;
 }
 

@@ -16,6 +16,7 @@
 
 #include "analyzers/model/access_record.h"
 #include "analyzers/model/affine_form.h"
+#include "analyzers/model/shared_banks.h"
 
 namespace kl::analyzers {
 
@@ -41,6 +42,10 @@ struct WarpQuery {
   const PathFacts* facts = nullptr;
   AtomId thread_atoms[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};  // threadIdx.x/y/z, if used
   AtomId block_dim_atoms[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  // Shared memory: the request is counted in bank wavefronts (bank_wavefronts below), not in
+  // sectors, and row starts are not stepped (a shift common to the warp moves every lane to
+  // another bank alike, which changes no conflict).
+  bool shared = false;
 };
 
 struct WarpEstimate {
@@ -56,6 +61,10 @@ struct WarpEstimate {
   bool stride_in_elements = false;
   std::string lane_dimension;
   std::string gather_index;  // DataDependent through values loaded per lane: the first one's text
+  // Shared memory (query.shared): bank wavefronts of the worst warp's request, and the number
+  // the same lanes would need without a bank conflict.
+  uint32_t wavefronts = 0;
+  uint32_t ideal_wavefronts = 0;
 
   // Row starts: a block or loop index whose coefficient in the address is known (`row * C` with
   // C = 50257 at every launch) moves the warp's first address by a known amount per step, so
@@ -72,6 +81,7 @@ struct WarpEstimate {
 };
 
 WarpEstimate estimate_warp(const WarpQuery& query);
+
 
 // Sectors of one warp request of `lanes` lanes, `stride` bytes apart, `width` bytes each, the
 // first on a sector boundary (the count estimate_warp makes for a simulated warp).

@@ -10,6 +10,7 @@ extern const Rule kArchUnsupportedRule;
 extern const Rule kSmemLimitRule;
 extern const Rule kUncoalescedAccessRule;
 extern const Rule kMisalignedAccessRule;
+extern const Rule kBankConflictRule;
 extern const Rule kBuildTomlRule;
 extern const Rule kFrontendRule;
 extern const Rule kNvccRule;
@@ -22,6 +23,7 @@ const std::vector<const Rule*>& rule_catalog() {
       &kSmemLimitRule,
       &kUncoalescedAccessRule,
       &kMisalignedAccessRule,
+      &kBankConflictRule,
       &kBuildTomlRule,
       &kFrontendRule,
       &kNvccRule,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Line-level accuracy of uncoalesced-access and misaligned-access on the access fixtures.
+"""Line-level accuracy of uncoalesced-access, misaligned-access and bank-conflict on the access fixtures.
 
     check_accuracy.py --binary build/cli/kernel-lsp --fixtures tests/fixtures/access \
         [--labels tests/fixtures/access/labels.json | --expectations] \
@@ -8,8 +8,8 @@
 Lints every fixture once with the real binary (`kernel-lsp lint --format json --arch 9.0`) and
 compares, per source line, "the rule reported something on this line" with the truth:
 
-  --labels FILE    measured truth from tests/accuracy/measure_on_gpu.sh (ncu excessive sectors,
-                   compute-sanitizer misaligned reports). Lines the GPU could not label are left
+  --labels FILE    measured truth from tests/accuracy/measure_on_gpu.sh (ncu excessive sectors
+                   and shared wavefronts, compute-sanitizer misaligned reports). Lines the GPU could not label are left
                    out and counted. Exits 77 (CTest: skipped) when FILE does not exist yet.
   --expectations   the `// expect:` comments written next to the accesses (belief, not
                    measurement: a regression check of the model, not its accuracy).
@@ -28,7 +28,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-RULES = {"uncoalesced-access": "uncoalesced", "misaligned-access": "misaligned"}
+RULES = {"uncoalesced-access": "uncoalesced", "misaligned-access": "misaligned", "bank-conflict": "bank_conflict"}
 
 
 def lint(binary, files):

@@ -84,7 +84,7 @@ MEMCHECK_PID=$!
 
 # 3. ncu: coalescing fixtures first; the alignment-only ones last.
 # Most informative first, so that a deadline cuts the least useful; then any fixture not named.
-PRIORITY="transpose matvec warp_groups wide_elements aos_soa blocks2d matmul column_ld grid_stride helpers
+PRIORITY="bank_conflicts transpose matvec warp_groups wide_elements aos_soa blocks2d matmul column_ld grid_stride helpers
   reassign stencil broadcast single_lane pointer_bump rope_pairs reductions templates narrow_types
   multidim gather atomics"
 ALIGNMENT_ONLY="const_offsets|half2_offsets|shared_vectors|launch_offsets|vector_copy|rmsnorm_vec"

@@ -15,6 +15,10 @@ Per fixture file and source line (1-based) the labels are:
   ideal_sectors       "L2 Theoretical Sectors Global Ideal"
   excessive_sectors   "L2 Theoretical Sectors Global Excessive"
   uncoalesced         excessive_sectors > 0; null when ncu did not see the line execute
+  shared_wavefronts   "L1 Wavefronts Shared"
+  shared_ideal        "L1 Wavefronts Shared Ideal"
+  shared_excessive    "L1 Wavefronts Shared Excessive"
+  bank_conflict       shared_excessive > 0; null when ncu did not see the line execute
   misaligned          memcheck reported a misaligned access there; false when the line lies in a
                       kernel that ran to completion under memcheck (the fixture printed "RAN") with
                       no misaligned report; null when unknown (the kernel faulted elsewhere, never
@@ -33,6 +37,17 @@ METRIC_EXCESSIVE = "L2 Theoretical Sectors Global Excessive"
 METRIC_IDEAL = "L2 Theoretical Sectors Global Ideal"
 METRIC_SECTORS = "L2 Theoretical Sectors Global"
 METRIC_EXECUTED = "Warp Instructions Executed"  # also matched loosely, see column_index
+METRIC_SHARED = "L1 Wavefronts Shared"
+METRIC_SHARED_IDEAL = "L1 Wavefronts Shared Ideal"
+METRIC_SHARED_EXCESSIVE = "L1 Wavefronts Shared Excessive"
+COUNTERS = ("executed", "global_sectors", "ideal_sectors", "excessive_sectors",
+            "shared_wavefronts", "shared_ideal", "shared_excessive")
+
+
+def empty_counters():
+    entry = {k: 0.0 for k in COUNTERS}
+    entry["has_metrics"] = False
+    return entry
 
 
 def to_number(text):
@@ -91,8 +106,7 @@ def parse_source_csv(text, fixture_base):
     to belong to the fixture. SASS rows add into the CUDA line above them only when the CUDA row
     itself carries no value for a metric.
     """
-    lines = defaultdict(lambda: {"executed": 0.0, "global_sectors": 0.0, "ideal_sectors": 0.0,
-                                 "excessive_sectors": 0.0, "has_metrics": False})
+    lines = defaultdict(empty_counters)
     header = None
     idx = {}
     current_file_ok = True
@@ -122,6 +136,9 @@ def parse_source_csv(text, fixture_base):
                 "ideal_sectors": column_index(header, METRIC_IDEAL),
                 "global_sectors": column_index(header, METRIC_SECTORS),
                 "executed": executed_index(header),
+                "shared_wavefronts": column_index(header, METRIC_SHARED),
+                "shared_ideal": column_index(header, METRIC_SHARED_IDEAL),
+                "shared_excessive": column_index(header, METRIC_SHARED_EXCESSIVE),
             }
             continue
         if header is None or not current_file_ok:
@@ -269,15 +286,14 @@ def main():
         stem = name[:-3]
         source = open(os.path.join(args.fixtures, name)).read()
         ranges = kernel_ranges(source)
-        per_line = defaultdict(lambda: {"executed": 0.0, "global_sectors": 0.0, "ideal_sectors": 0.0,
-                                        "excessive_sectors": 0.0, "has_metrics": False})
+        per_line = defaultdict(empty_counters)
         ncu_dir = os.path.join(args.raw, "ncu")
         reports = sorted(f for f in os.listdir(ncu_dir) if f.startswith(stem + ".from") and f.endswith(".source.csv")) \
             if os.path.isdir(ncu_dir) else []
         for report in reports:
             text = open(os.path.join(ncu_dir, report), errors="replace").read()
             for line, v in parse_source_csv(text, name).items():
-                for k in ("executed", "global_sectors", "ideal_sectors", "excessive_sectors"):
+                for k in COUNTERS:
                     per_line[line][k] += v[k]
                 per_line[line]["has_metrics"] |= v["has_metrics"]
 
@@ -312,6 +328,10 @@ def main():
                 "ideal_sectors": int(v["ideal_sectors"]) if v else 0,
                 "excessive_sectors": int(v["excessive_sectors"]) if v else 0,
                 "uncoalesced": (v["excessive_sectors"] > 0) if measured else None,
+                "shared_wavefronts": int(v["shared_wavefronts"]) if v else 0,
+                "shared_ideal": int(v["shared_ideal"]) if v else 0,
+                "shared_excessive": int(v["shared_excessive"]) if v else 0,
+                "bank_conflict": (v["shared_excessive"] > 0) if measured else None,
             }
             if line in misaligned:
                 entry["misaligned"] = True
@@ -331,7 +351,8 @@ def main():
         }
         n_unc = sum(1 for e in labels.values() if e["uncoalesced"])
         n_mis = sum(1 for e in labels.values() if e["misaligned"])
-        summary.append(f"{name:28s} lines={len(labels):3d} uncoalesced={n_unc:3d} misaligned={n_mis:2d}"
+        n_bank = sum(1 for e in labels.values() if e["bank_conflict"])
+        summary.append(f"{name:28s} lines={len(labels):3d} uncoalesced={n_unc:3d} misaligned={n_mis:2d} bank={n_bank:2d}"
                        f" reports={len(reports)} memcheck={'ok' if completed else 'MISSING'}"
                        + (" SKIPPED" if stem in skipped else ""))
     with open(args.out, "w") as f:

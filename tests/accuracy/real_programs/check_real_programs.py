@@ -3,11 +3,13 @@
 
     check_real_programs.py --binary build/cli/kernel-lsp [--src build-real/src]
                            [--labels tests/accuracy/real_programs/labels.json ...] [--json OUT]
+                           [--rule uncoalesced-access | bank-conflict]
 
 The programs' sources are not in the repository: prepare.py copies them out of the corpus into
 build-real/src (run it first). Each program's .cu files are linted from inside its folder
 (`lint --format json --arch 9.0` with the program's -I/-D flags), then compared:
-  per kernel   the linter flags a kernel when an uncoalesced-access finding, or one of its
+  per kernel   the linter flags a kernel when a finding of the rule (uncoalesced-access unless
+               --rule says bank-conflict, scored against the shared-wavefront labels), or one of its
                "called from" notes, lies in the kernel's body; truth is the kernel's label
   per line     a labelled line of the program's own files is flagged when a finding or one of its
                "called from" notes sits on it; scored over every labelled line and over the
@@ -32,7 +34,8 @@ from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-RULE = "uncoalesced-access"
+# The rules scored, and the label key that holds each one's truth (label.py).
+TRUTH_OF_RULE = {"uncoalesced-access": "uncoalesced", "bank-conflict": "bank_conflict"}
 
 
 def body_ranges(text, name):
@@ -100,6 +103,7 @@ def main():
     parser.add_argument("--src", default=str(HERE.parents[2] / "build-real" / "src"))
     parser.add_argument("--labels", action="append",
                         help="a labels file (default: the committed labels.json and labels-second.json); repeatable")
+    parser.add_argument("--rule", choices=sorted(TRUTH_OF_RULE), default="uncoalesced-access")
     parser.add_argument("--json")
     parser.add_argument("--min-kernel-precision", type=float, default=0.0)
     parser.add_argument("--min-kernel-recall", type=float, default=0.0)
@@ -120,14 +124,15 @@ def main():
     kernels_of = defaultdict(list)
     for k in labels["kernels"]:
         kernels_of[k["program"]].append(k)
-    flagged_lines = set()          # (file, line) with an uncoalesced-access finding
+    truth = TRUTH_OF_RULE[args.rule]
+    flagged_lines = set()          # (file, line) with a finding of the rule
     kernel_rows, false_errors, warnings = [], [], 0
     for name, program in sorted(programs.items()):
         if name not in kernels_of:
             continue
         folder = src / program["dir"]
         report = lint(args.binary, folder, program)
-        findings = [f for f in report["findings"] if f["rule"] == RULE]
+        findings = [f for f in report["findings"] if f["rule"] == args.rule]
         spots = []
         for f in findings:
             places = [(where(f["file"], folder, program["dir"]), f["line"])]
@@ -149,7 +154,7 @@ def main():
         for k in kernels_of[name]:
             ranges = [(file, r) for file, text in texts.items() for r in body_ranges(text, k["kernel"])]
             hit = any(file == f and r[0] <= line <= r[1] for places in spots for (f, line) in places for file, r in ranges)
-            kernel_rows.append({"program": name, "set": set_of[name], "kernel": k["kernel"], "truth": k["uncoalesced"], "flagged": hit,
+            kernel_rows.append({"program": name, "set": set_of[name], "kernel": k["kernel"], "truth": k.get(truth), "flagged": hit,
                                 "found_in_source": bool(ranges), "waste": k["waste"]})
     def score(rows):
         tp = sum(1 for r in rows if r["truth"] is True and r["flagged"])
@@ -162,7 +167,7 @@ def main():
             return label["set"]
         dirs = [d for d in set_of_dir if label["file"].startswith(d + "/")]
         return set_of_dir[max(dirs, key=len)] if dirs else "first"
-    line_rows = [{"truth": l["uncoalesced"], "flagged": (l["file"], l["line"]) in flagged_lines, "set": line_set(l),
+    line_rows = [{"truth": l.get(truth), "flagged": (l["file"], l["line"]) in flagged_lines, "set": line_set(l),
                   "file": l["file"], "line": l["line"], "attributable": attributable(src, l)} for l in labels["lines"]]
     sets = sorted({r["set"] for r in kernel_rows + line_rows})
     per_set = {s: {"kernels": score([r for r in kernel_rows if r["set"] == s]),
@@ -177,6 +182,7 @@ def main():
                                for r in line_rows if r["truth"] is True and not r["flagged"]],
               "false_lines": [f'{r["file"]}:{r["line"]}' for r in line_rows if r["truth"] is False and r["flagged"]]}
     k, l = result["kernels"], result["lines"]
+    print(f"{args.rule}:")
     print(f"per kernel: precision {k['precision']} recall {k['recall']} (tp {k['tp']} fp {k['fp']} fn {k['fn']}, {k['left_out']} left out)")
     print(f"per line:   precision {l['precision']} recall {l['recall']} (tp {l['tp']} fp {l['fp']} fn {l['fn']}, {l['left_out']} left out)")
     a = result["attributable_lines"]

@@ -15,7 +15,9 @@ the runs that profiled it) and per source line the labels keep:
   sectors            "L2 Theoretical Sectors Global"
   ideal              "L2 Theoretical Sectors Global Ideal"
   excessive          "L2 Theoretical Sectors Global Excessive"
-and the verdict, by the rule's own threshold (waste = excessive / ideal):
+  shared, shared_ideal, shared_excessive   "L1 Wavefronts Shared" (Ideal, Excessive)
+and the verdict, by the rule's own threshold (waste = excessive / ideal; the same thresholds for
+bank_conflict, from the shared wavefronts):
   uncoalesced = true   waste >= 1/8 (the rule reports from one-eighth extra traffic up)
   uncoalesced = false  waste < 1/32
   uncoalesced = null   in between: neither side claims it, the scorer leaves it out
@@ -39,6 +41,10 @@ from pathlib import Path
 EXCESSIVE = "L2 Theoretical Sectors Global Excessive"
 IDEAL = "L2 Theoretical Sectors Global Ideal"
 SECTORS = "L2 Theoretical Sectors Global"
+SHARED = "L1 Wavefronts Shared"
+SHARED_IDEAL = "L1 Wavefronts Shared Ideal"
+SHARED_EXCESSIVE = "L1 Wavefronts Shared Excessive"
+METRICS = (SECTORS, IDEAL, EXCESSIVE, SHARED, SHARED_IDEAL, SHARED_EXCESSIVE)
 POSITIVE, NEGATIVE, KERNEL_SHARE = 1 / 8, 1 / 32, 0.02
 
 
@@ -65,8 +71,8 @@ def kernel_base_name(function):
 
 
 def parse_source_export(text):
-    """(file, function) -> line -> [sectors, ideal, excessive]."""
-    blocks = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0.0]))
+    """(file, function) -> line -> [sectors, ideal, excessive, shared, shared ideal, shared excessive]."""
+    blocks = defaultdict(lambda: defaultdict(lambda: [0.0] * len(METRICS)))
     path = function = None
     cols = None
     for row in csv.reader(io.StringIO(text)):
@@ -80,7 +86,7 @@ def parse_source_export(text):
             continue
         if row[0] == "Line No":
             names = [c.strip() for c in row]
-            cols = tuple(names.index(n) if n in names else None for n in (SECTORS, IDEAL, EXCESSIVE))
+            cols = tuple(names.index(n) if n in names else None for n in METRICS)
             continue
         if cols is None or not re.fullmatch(r"\d+", row[0].strip()):
             continue
@@ -128,7 +134,7 @@ def main():
     raws = [Path(r) for r in args.raw]
     plan = {p["name"]: p for p in json.loads((raws[0] / "plan.json").read_text())["programs"]}
     kernels = {}
-    lines = defaultdict(lambda: [0.0, 0.0, 0.0])
+    lines = defaultdict(lambda: [0.0] * len(METRICS))
     line_set = {}
     alignment = {}
     for stem, (raw, _, _) in sorted(collect_runs(raws).items()):
@@ -142,25 +148,36 @@ def main():
             k = kernels.setdefault(key, {"program": program, "kernel": kernel_base_name(function or "?"),
                                          "set": plan[program].get("set", "first"),
                                          "functions": set(), "runs": set(), "sectors": 0.0, "ideal": 0.0,
-                                         "excessive": 0.0, "lines": defaultdict(lambda: [0.0, 0.0, 0.0])})
+                                         "excessive": 0.0, "shared": 0.0, "shared_ideal": 0.0, "shared_excessive": 0.0,
+                                         "lines": defaultdict(lambda: [0.0] * len(METRICS))})
             k["functions"].add(function)
             k["runs"].add(stem)
-            for line, (s, i, e) in per_line.items():
-                if s <= 0 and e <= 0:
+            for line, values in per_line.items():
+                if not any(v > 0 for v in values):
                     continue
-                k["sectors"] += s; k["ideal"] += i; k["excessive"] += e
+                for name, v in zip(("sectors", "ideal", "excessive", "shared", "shared_ideal", "shared_excessive"), values):
+                    k[name] += v
                 slot = k["lines"][(rel, line, own)]
-                slot[0] += s; slot[1] += i; slot[2] += e
+                for i, v in enumerate(values):
+                    slot[i] += v
                 if own:
                     cell = lines[(rel, line)]
                     line_set[(rel, line)] = plan[program].get("set", "first")
-                    cell[0] += s; cell[1] += i; cell[2] += e
+                    for i, v in enumerate(values):
+                        cell[i] += v
     out_kernels = []
     for key, k in sorted(kernels.items()):
         heavy = [(where, v) for where, v in k["lines"].items() if k["sectors"] and v[0] >= KERNEL_SHARE * k["sectors"]]
         positive_lines = [f"{w[0]}:{w[1]}" for w, v in heavy if verdict(v[2], v[1]) is True]
         whole = verdict(k["excessive"], k["ideal"])
         label = True if positive_lines else (False if k["ideal"] and k["excessive"] / k["ideal"] < NEGATIVE else None)
+        # The same for shared memory: a line with at least 2 % of the kernel's wavefronts wasting
+        # an eighth makes the kernel bank-conflicted; none, and a kernel wasting under 1/32, clean.
+        heavy_shared = [(where, v) for where, v in k["lines"].items()
+                        if k["shared"] and v[3] >= KERNEL_SHARE * k["shared"]]
+        bank_lines = [f"{w[0]}:{w[1]}" for w, v in heavy_shared if verdict(v[5], v[4]) is True]
+        bank = None if not k["shared"] else True if bank_lines else (
+            False if k["shared_ideal"] and k["shared_excessive"] / k["shared_ideal"] < NEGATIVE else None)
         out_kernels.append({
             "program": k["program"], "kernel": k["kernel"], "set": k["set"], "functions": sorted(k["functions"]),
             "runs": sorted(k["runs"]), "sectors": k["sectors"], "ideal": k["ideal"], "excessive": k["excessive"],
@@ -168,9 +185,14 @@ def main():
             "uncoalesced": label, "uncoalesced_lines": positive_lines,
             "header_lines": [f"{w[0]}:{w[1]}" for w, v in heavy if not w[2] and verdict(v[2], v[1])],
             "whole_kernel_verdict": whole,
+            "shared": k["shared"], "shared_ideal": k["shared_ideal"], "shared_excessive": k["shared_excessive"],
+            "bank_conflict": bank, "bank_conflict_lines": bank_lines,
         })
     out_lines = [{"file": f, "line": n, "set": line_set[(f, n)], "sectors": v[0], "ideal": v[1], "excessive": v[2],
-                  "uncoalesced": verdict(v[2], v[1])} for (f, n), v in sorted(lines.items())]
+                  "uncoalesced": verdict(v[2], v[1]) if v[0] > 0 or v[2] > 0 else None,
+                  "shared": v[3], "shared_ideal": v[4], "shared_excessive": v[5],
+                  "bank_conflict": verdict(v[5], v[4]) if v[3] > 0 or v[5] > 0 else None}
+                 for (f, n), v in sorted(lines.items())]
     machine = (raws[0] / "machine.txt").read_text().strip() if (raws[0] / "machine.txt").exists() else ""
     result = {
         "about": "GPU labels of the real programs in programs.json; see label.py for the definitions",
@@ -184,16 +206,19 @@ def main():
     run_set = {stem: plan[stem.rsplit(".", 1)[0]].get("set", "first") for stem in alignment}
     for name in sorted(set(run_set.values())) + (["total"] if len(set(run_set.values())) > 1 else []):
         ks = [k for k in out_kernels if name in ("total", k["set"])]
-        ls = [l for l in out_lines if name in ("total", l["set"])]
+        ls = [l for l in out_lines if name in ("total", l["set"]) and l["uncoalesced"] is not None]
         runs = [a for stem, a in alignment.items() if name in ("total", run_set[stem])]
         pos = sum(1 for k in ks if k["uncoalesced"] is True)
         neg = sum(1 for k in ks if k["uncoalesced"] is False)
         lp = sum(1 for l in ls if l["uncoalesced"] is True)
         ln = sum(1 for l in ls if l["uncoalesced"] is False)
         faults = sum(1 for a in runs if a["misaligned_fault"])
+        bank_pos = sum(1 for k in ks if k["bank_conflict"] is True)
+        bank_neg = sum(1 for k in ks if k["bank_conflict"] is False)
         print(f"{name if name == 'total' else name + ' set'}: kernels: {len(ks)} ({pos} uncoalesced, {neg} coalesced, {len(ks) - pos - neg} in between); "
               f"lines with global traffic: {len(ls)} ({lp} uncoalesced, {ln} coalesced); "
-              f"runs: {len(runs)}, misaligned faults: {faults}", file=sys.stderr)
+              f"runs: {len(runs)}, misaligned faults: {faults}; "
+              f"kernels using shared memory: {bank_pos} bank-conflicted, {bank_neg} clean", file=sys.stderr)
 
 
 if __name__ == "__main__":

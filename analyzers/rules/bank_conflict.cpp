@@ -1,0 +1,124 @@
+// bank-conflict: a shared-memory load or store whose warp request needs more bank wavefronts
+// than its bytes do, because lanes hit the same 4-byte bank at different addresses. The access
+// model simulates one warp request per access and counts its wavefronts (shared_banks.h); the
+// count is what Nsight Compute reports per line as "L1 Wavefronts Shared" against
+// "L1 Wavefronts Shared Ideal".
+//
+// Reported only when the lanes' addresses are known relative to each other: not under a runtime
+// stride (`smem[tid * ld]`: the degree depends on ld), not for an address the model lost track of
+// or that comes from loaded data, not under a branch on loaded data, and not for atomics. Nor when
+// the access has siblings that fill its stride: `s[2 * t]` next to `s[2 * t + 1]` is compiled into
+// one 8-byte access per lane (measured: cuda-samples' fastWalshTransform, no excess wavefronts),
+// which no bank conflicts.
+#include <algorithm>
+#include <tuple>
+
+#include "analyzers/rules/rule.h"
+#include "analyzers/rules/rule_input.h"
+#include "analyzers/rules/worst_per_key.h"
+
+namespace kl::analyzers {
+namespace {
+void check_bank_conflict(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kBankConflictRule;  // listed in rule_catalog.cpp
+const Rule kBankConflictRule = {
+    .id = "bank-conflict",
+    .default_severity = Severity::Warning,
+    .summary = "a shared-memory load/store whose lanes hit the same bank at different addresses",
+    .guidance_page = "references/rules/bank-conflict.md",
+    .source_check = &check_bank_conflict,
+};
+
+namespace {
+
+bool conflicted(const MemoryAccess& a) {
+  return a.space == MemorySpace::Shared && a.width > 0 && a.pattern == LanePattern::Estimated &&
+         !a.runtime_stride && !a.data_branch && !a.is_atomic && a.ideal_wavefronts > 0 &&
+         a.wavefronts > a.ideal_wavefronts;
+}
+
+int64_t excess(const MemoryAccess& a) { return int64_t{a.wavefronts} - a.ideal_wavefronts; }
+
+// Accesses nvcc may fuse with `a` into one vector access: the same kind of access to the same
+// array with the same lane stride and width, in the same function a few lines away.
+bool has_fusable_siblings(const MemoryAccess& a, const std::vector<MemoryAccess>& all) {
+  if (!a.lane_stride || a.width == 0 || a.width >= 16) return false;
+  int64_t stride = *a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride;
+  if (stride % a.width != 0) return false;
+  int64_t needed = stride / a.width;  // accesses that together cover the stride
+  if (needed < 2 || needed * a.width > 16) return false;
+  int64_t found = 1;
+  for (const MemoryAccess& b : all) {
+    if (&b == &a || b.space != MemorySpace::Shared || b.is_store != a.is_store || b.base_name != a.base_name ||
+        b.function != a.function || b.kernel != a.kernel || b.width != a.width || b.lane_stride != a.lane_stride)
+      continue;
+    if (b.location.range.start == a.location.range.start) continue;
+    int64_t lines = int64_t{b.location.range.start.line} - a.location.range.start.line;
+    if (lines >= -4 && lines <= 4) ++found;
+  }
+  return found >= needed;
+}
+
+std::string lanes_apart(const MemoryAccess& a) {
+  if (!a.lane_stride) return "";
+  int64_t s = *a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride;
+  std::string out = "adjacent lanes (" + a.lane_dimension + ") are " + std::to_string(s) + " bytes apart";
+  if (a.element_size > 0 && s % a.element_size == 0 && s / a.element_size > 1)
+    out += " (" + std::to_string(s / a.element_size) + " elements)";
+  return out;
+}
+
+// The usual fix for the usual cause: a stride that is a multiple of the 128 bytes of a bank round
+// (a column of an unpadded [32][32] tile) puts every lane in one bank.
+std::string fix_hint(const MemoryAccess& a) {
+  bool bank_period = a.lane_stride && *a.lane_stride != 0 && *a.lane_stride % 128 == 0;
+  std::string pad = a.element_size > 0 && a.element_size <= 4
+                        ? "pad each row by one element (`[32][33]` for a 32x32 tile of 4-byte values)"
+                        : "pad each row by 4 bytes' worth of elements";
+  if (bank_period)
+    return "The stride is a multiple of 128 bytes, so the lanes share one bank: " + pad +
+           ", or swizzle the column (`tile[row][col ^ row]`) so that a column's elements fall in different banks.";
+  return "Make adjacent lanes use adjacent 4-byte words (swap the index roles), " + pad +
+         ", or swizzle the index with an XOR of the row.";
+}
+
+Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  uint32_t degree = (a.wavefronts + a.ideal_wavefronts - 1) / a.ideal_wavefronts;
+  std::string what = a.is_store ? "store to" : "load from";
+  std::string msg = "shared-memory bank conflict on the " + what + " `" + a.base_name + "`";
+  std::string apart = lanes_apart(a);
+  if (!apart.empty()) msg += ": " + apart + " for " + std::to_string(a.width) + "-byte accesses";
+  if (!a.block_shape.empty() && a.lane_dimension != "threadIdx.x") msg += " (with " + a.block_shape + ")";
+  msg += "; each warp request takes " + std::to_string(a.wavefronts) + " wavefronts where " +
+         std::to_string(a.ideal_wavefronts) + " would do (" + std::to_string(degree) + "-way). " + fix_hint(a);
+  if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
+    msg += " (in " + kernels.front() +
+           (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
+  Finding f = kBankConflictRule.finding(a.location, std::move(msg));
+  for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  return f;
+}
+
+// One finding per access place, from its worst record across the target archs' parses and the
+// kernels that reach it.
+void check_bank_conflict(const SourceInput& input, std::vector<Finding>& out) {
+  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
+  auto worse = [](const MemoryAccess& a, const MemoryAccess& b) { return excess(a) > excess(b); };
+  WorstPerKey<Key, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
+  for (const auto& target : input.targets) {
+    if (!target.facts) continue;
+    for (const auto& a : target.facts->accesses) {
+      if (!conflicted(a) || has_fusable_siblings(a, target.facts->accesses)) continue;
+      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
+              a.location.range.end.line, a.location.range.end.column};
+      std::vector<std::string>& kernels = places.offer(key, a, worse).extra;
+      if (std::find(kernels.begin(), kernels.end(), a.kernel) == kernels.end()) kernels.push_back(a.kernel);
+    }
+  }
+  for (const auto& entry : places.entries()) out.push_back(make(*entry.worst, entry.extra));
+}
+
+}  // namespace
+}  // namespace kl::analyzers

@@ -1,0 +1,150 @@
+// Shared-memory bank conflicts: the wavefront count on its own (shared_banks.h), then the
+// bank-conflict rule through the analyzers' front door, on the textbook pairs: an unpadded tile
+// read by column against its padded twin, strides of 2 words, wide elements, broadcasts.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analyzers/model/shared_banks.h"
+#include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
+
+using namespace kl::analyzers;
+using namespace kl::analyzers::testing;
+
+namespace {
+
+FileAnalysis analyse(const std::string& source) {
+  static Analyzer analyzer(settings_for_archs({"9.0"}));
+  return analyzer.analyze_source(scratch_file("kl_bank_conflict_test", "snippet.cu"), source);
+}
+
+// Wavefronts of 32 lanes `stride` bytes apart, `width` bytes each.
+uint32_t wavefronts(int64_t stride, uint32_t width, uint32_t& ideal) {
+  std::vector<int64_t> addresses;
+  std::vector<int> lanes;
+  for (int lane = 0; lane < 32; ++lane) {
+    addresses.push_back(lane * stride);
+    lanes.push_back(lane);
+  }
+  return bank_wavefronts(addresses, lanes, width, ideal);
+}
+
+}  // namespace
+
+TEST_CASE("wavefronts: consecutive words, a column of a 32x32 tile, its padded twin") {
+  uint32_t ideal = 0;
+  CHECK(wavefronts(4, 4, ideal) == 1);
+  CHECK(ideal == 1);
+  CHECK(wavefronts(128, 4, ideal) == 32);  // every lane in bank 0
+  CHECK(ideal == 1);
+  CHECK(wavefronts(132, 4, ideal) == 1);   // [32][33]: one bank further per row
+  CHECK(wavefronts(8, 4, ideal) == 2);     // every other word: 16 banks, two words each
+  CHECK(wavefronts(0, 4, ideal) == 1);     // a broadcast
+}
+
+TEST_CASE("wavefronts: 8- and 16-byte lanes are served 128 bytes at a time") {
+  uint32_t ideal = 0;
+  CHECK(wavefronts(8, 8, ideal) == 2);
+  CHECK(ideal == 2);
+  CHECK(wavefronts(16, 16, ideal) == 4);
+  CHECK(ideal == 4);
+  // doubles a 32-double row apart: the 16 lanes of a phase all start in bank 0.
+  CHECK(wavefronts(256, 8, ideal) == 32);
+  CHECK(ideal == 2);
+}
+
+TEST_CASE("wavefronts: only the active lanes count, phase by phase") {
+  uint32_t ideal = 0;
+  // Lanes 0 and 16 of an 8-byte access are in different phases: no conflict between them.
+  CHECK(bank_wavefronts({0, 256}, {0, 16}, 8, ideal) == 2);
+  CHECK(ideal == 2);
+  CHECK(bank_wavefronts({0, 256}, {0, 1}, 8, ideal) == 2);
+  CHECK(ideal == 1);
+}
+
+TEST_CASE("the column read of an unpadded tile is a 32-way conflict; the padded tile is clean") {
+  auto a = analyse(
+      "__global__ void transpose(float* out, const float* in, int n) {\n"
+      "  __shared__ float tile[32][32];\n"
+      "  __shared__ float padded[32][33];\n"
+      "  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;\n"
+      "  for (int j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];\n"
+      "  for (int j = 0; j < 32; j += 8) padded[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];\n"
+      "  __syncthreads();\n"
+      "  for (int j = 0; j < 32; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];\n"
+      "  for (int j = 0; j < 32; j += 8) out[(y + j) * n + x] += padded[threadIdx.x][threadIdx.y + j];\n"
+      "}\n"
+      "void launch(float* o, const float* i, int n) { transpose<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(o, i, n); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(f[0]->location.range.start.line == 7);
+  CHECK(contains(f[0]->message, "load from `tile`"));
+  CHECK(contains(f[0]->message, "128 bytes apart"));
+  CHECK(contains(f[0]->message, "32 wavefronts where 1 would do (32-way)"));
+  CHECK(contains(f[0]->message, "[32][33]"));
+}
+
+TEST_CASE("16x16 blocks: two rows of threadIdx.x share a warp") {
+  auto a = analyse(
+      "__global__ void t16(float* out, const float* in, int n) {\n"
+      "  __shared__ float tile[16][16];\n"
+      "  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * n + threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.y * n + threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n"
+      "}\n"
+      "void launch(float* o, const float* i, int n) { t16<<<1, dim3(16, 16)>>>(o, i, n); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 4);
+  // Lanes 0-15 walk a column 64 bytes apart: the even ones share bank t, the odd ones bank 16 + t;
+  // lanes 16-31 do the same one column further. Eight words per bank.
+  CHECK(contains(f[0]->message, "8 wavefronts where 1 would do (8-way)"));
+}
+
+TEST_CASE("strided words, doubles by column, and what is not judged") {
+  auto a = analyse(
+      "__global__ void k(float* out, const float* in, double* dout, int ld) {\n"
+      "  __shared__ float s[1024];\n"
+      "  __shared__ double d[32][32];\n"
+      "  extern __shared__ float dyn[];\n"
+      "  s[threadIdx.x] = in[threadIdx.x];\n"
+      "  d[threadIdx.x][0] = in[threadIdx.x];\n"
+      "  dyn[threadIdx.x] = in[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = s[2 * threadIdx.x];\n"
+      "  dout[threadIdx.x] = d[threadIdx.x][1];\n"
+      "  out[threadIdx.x] += s[0];\n"
+      "  out[threadIdx.x] += dyn[threadIdx.x * ld];\n"
+      "  atomicAdd(&s[(threadIdx.x % 4) * 32], 1.0f);\n"
+      "}\n"
+      "void launch(float* o, const float* i, double* d, int ld) { k<<<1, 32, 4096>>>(o, i, d, ld); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  // (0-based lines) 5: the column store of doubles, 16-way per phase of 16 lanes; 8: every other
+  // word, 2-way; 9: the column load of doubles. Not: the broadcast s[0], the runtime stride of
+  // dyn, the atomic, the unit-stride stores.
+  std::vector<uint32_t> lines;
+  for (const auto* x : f) lines.push_back(x->location.range.start.line);
+  CHECK(lines == std::vector<uint32_t>{5, 8, 9});
+  for (const auto* x : f) {
+    if (x->location.range.start.line == 8) CHECK(contains(x->message, "2 wavefronts where 1 would do (2-way)"));
+    if (x->location.range.start.line == 9) CHECK(contains(x->message, "32 wavefronts where 2 would do (16-way)"));
+  }
+}
+
+TEST_CASE("pairs that nvcc fuses into one 8-byte access are not conflicts") {
+  auto a = analyse(
+      "__global__ void pairs(float* out, const float* in) {\n"
+      "  __shared__ float s[64];\n"
+      "  s[threadIdx.x] = in[threadIdx.x];\n"
+      "  s[threadIdx.x + 32] = in[threadIdx.x + 32];\n"
+      "  __syncthreads();\n"
+      "  float lo = s[2 * threadIdx.x];\n"
+      "  float hi = s[2 * threadIdx.x + 1];\n"
+      "  out[threadIdx.x] = lo - hi;\n"
+      "}\n"
+      "void launch(float* o, const float* i) { pairs<<<1, 32>>>(o, i); }\n");
+  CHECK(findings_of_rule(a, "bank-conflict").empty());
+}
