@@ -23,6 +23,11 @@ using interpreter::kMaxInlineDepth;
 using interpreter::LValue;
 using interpreter::Value;
 
+bool AccessInterpreter::Impl::is_storage_block(clang::QualType type) const {
+  if (type.isNull() || !type->isRecordType() || type->isIncompleteType() || type->isDependentType()) return false;
+  return ctx.getTypeSizeInChars(type).getQuantity() > 16;
+}
+
 Value AccessInterpreter::Impl::eval_argument(const clang::Expr* arg, const clang::ParmVarDecl* param,
                                              Env& env, bool bind_reference) {
   bool by_reference = param && is_reference_type(param->getType());
@@ -34,7 +39,11 @@ Value AccessInterpreter::Impl::eval_argument(const clang::Expr* arg, const clang
         ref.reference = true;
         return ref;
       }
-      // A function we do not inline reads the referenced object.
+      // A function we do not inline reads the referenced object: a scalar or a small struct
+      // (`half2` into its operator*), whole. A struct larger than any one access (CUB's
+      // TempStorage, a parameter block) is storage the callee reads member by member, at widths
+      // we cannot see: binding it is no access.
+      if (is_storage_block(lv.type)) return Value::none(memory_variation(lv.address));
       record(arg, lv.address, lv.type, false, false, env);
       return Value::none(memory_variation(lv.address));
     }

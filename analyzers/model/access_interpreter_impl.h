@@ -271,6 +271,8 @@ struct AccessInterpreter::Impl {
 
   // An argument for `param`: a reference parameter bound to memory is the address (with
   // `bind_reference`, for inlining) or a load; a non-const reference to a local havocs it.
+  // A struct too large for one access (more than 16 bytes): storage, not a value.
+  bool is_storage_block(clang::QualType type) const;
   Value eval_argument(const clang::Expr* arg, const clang::ParmVarDecl* param, Env& env, bool bind_reference);
   Value eval_call(const clang::CallExpr* call, Env& env);
   std::optional<Value> eval_memory_intrinsic(const clang::CallExpr* call, const std::string& name, Env& env);

@@ -388,3 +388,19 @@ TEST_CASE("a grid of exactly n / K blocks is written for sizes K divides") {
       "rounded.cu");
   CHECK(findings_of_rule(rounded, "misaligned-access").size() == 2);  // `n % 4 == 0` is not known
 }
+
+TEST_CASE("a struct handed by reference to a call the model does not follow is no access") {
+  // CUB's pattern: temporary storage carved out of dynamic shared memory at an offset that is 8
+  // bytes off 16, bound to a reference and handed to a constructor. Only the callee's member
+  // accesses touch it, at their own widths.
+  auto a = analyse(
+      "struct __align__(16) Storage { float4 v[4]; };  // 64 bytes\n"
+      "struct Scan { __device__ explicit Scan(Storage& s); Storage& s; };\n"
+      "__global__ void k(float* out) {\n"
+      "  extern __shared__ char smem[];\n"
+      "  auto& storage = *reinterpret_cast<Storage*>(smem + 8);\n"
+      "  Scan scan(storage);\n"
+      "  out[threadIdx.x] = 0.0f;\n"
+      "}\n");
+  CHECK(findings_of_rule(a, "misaligned-access").empty());
+}
