@@ -6,6 +6,8 @@
 //   TORCH_LIBRARY_EXPAND(NS, m)     TORCH_LIBRARY with NS macro-expanded first
 //                                   (NS is TORCH_EXTENSION_NAME, a -D macro)
 //   TORCH_LIBRARY_IMPL_EXPAND(NS, K, m)
+//   STABLE_TORCH_LIBRARY_EXPAND(NS, m), STABLE_TORCH_LIBRARY_IMPL_EXPAND(NS, K, m)
+//                                   the same for stable-ABI bindings
 //   REGISTER_EXTENSION(NS)          a PyInit_<NS> that creates an empty module,
 //                                   so `import <NS>` loads the shared object and
 //                                   runs the static op registration.
@@ -20,6 +22,8 @@
 
 #define TORCH_LIBRARY_EXPAND(NAME, MODULE) TORCH_LIBRARY(NAME, MODULE)
 #define TORCH_LIBRARY_IMPL_EXPAND(NAME, DEVICE, MODULE) TORCH_LIBRARY_IMPL(NAME, DEVICE, MODULE)
+#define STABLE_TORCH_LIBRARY_EXPAND(NAME, MODULE) STABLE_TORCH_LIBRARY(NAME, MODULE)
+#define STABLE_TORCH_LIBRARY_IMPL_EXPAND(NAME, DEVICE, MODULE) STABLE_TORCH_LIBRARY_IMPL(NAME, DEVICE, MODULE)
 
 #define REGISTER_EXTENSION(NAME)                                                  \
   PyMODINIT_FUNC KL_REG_CAT(PyInit_, NAME)(void) {                                \

@@ -23,6 +23,21 @@ KERNEL_LSP_AT_ATOMICS(double)
 KERNEL_LSP_AT_ATOMICS(c10::Half)
 KERNEL_LSP_AT_ATOMICS(c10::BFloat16)
 #undef KERNEL_LSP_AT_ATOMICS
+// Complex values have atomic adds (two of their parts), not the others.
+__device__ c10::complex<float> gpuAtomicAdd(c10::complex<float>* address, c10::complex<float> value);
+__device__ c10::complex<double> gpuAtomicAdd(c10::complex<double>* address, c10::complex<double> value);
+__device__ void gpuAtomicAddNoReturn(c10::complex<float>* address, c10::complex<float> value);
+__device__ void gpuAtomicAddNoReturn(c10::complex<double>* address, c10::complex<double> value);
+
+// The atomicAdd overloads PyTorch adds beside CUDA's own, for the types CUDA has none for (or,
+// for Half and BFloat16, one on a different type): kernels call atomicAdd on scalar_t.
+__device__ c10::Half atomicAdd(c10::Half* address, c10::Half value);
+__device__ c10::BFloat16 atomicAdd(c10::BFloat16* address, c10::BFloat16 value);
+__device__ void atomicAdd(uint8_t* address, uint8_t value);
+__device__ void atomicAdd(int8_t* address, int8_t value);
+__device__ void atomicAdd(int16_t* address, int16_t value);
+__device__ void atomicAdd(int64_t* address, int64_t value);
+__device__ void atomicAdd(bool* address, bool value);
 
 namespace at::native {
 // Atomic add of `value` at tensor[index]; with fast_atomics, a paired half2 add where it can.

@@ -34,7 +34,7 @@ struct TensorOptions {
   TensorOptions device(DeviceType type, DeviceIndex index = -1) const { return device(Device(type, index)); }
   TensorOptions device_index(DeviceIndex index) const { return device(Device(DeviceType::CUDA, index)); }
   TensorOptions layout(Layout layout) const { TensorOptions o = *this; o.layout_ = layout; return o; }
-  TensorOptions requires_grad(bool requires) const { TensorOptions o = *this; o.requires_grad_ = requires; return o; }
+  TensorOptions requires_grad(bool value) const { TensorOptions o = *this; o.requires_grad_ = value; return o; }
   TensorOptions pinned_memory(bool pinned) const { TensorOptions o = *this; o.pinned_ = pinned; return o; }
   TensorOptions memory_format(MemoryFormat format) const { TensorOptions o = *this; o.memory_format_ = format; return o; }
 
@@ -60,6 +60,6 @@ inline TensorOptions dtype() { return TensorOptions().dtype(CppTypeToScalarType<
 inline TensorOptions device(Device device) { return TensorOptions().device(device); }
 inline TensorOptions device_index(DeviceIndex index) { return TensorOptions().device_index(index); }
 inline TensorOptions layout(Layout layout) { return TensorOptions().layout(layout); }
-inline TensorOptions requires_grad(bool requires = true) { return TensorOptions().requires_grad(requires); }
+inline TensorOptions requires_grad(bool value = true) { return TensorOptions().requires_grad(value); }
 
 }  // namespace c10

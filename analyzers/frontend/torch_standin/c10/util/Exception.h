@@ -12,6 +12,7 @@
 #include <string>
 
 #include <c10/macros/Macros.h>
+#include <c10/util/C++17.h>
 
 namespace c10 {
 

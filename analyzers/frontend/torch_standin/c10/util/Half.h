@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 
 #include <c10/macros/Macros.h>
+#include <c10/util/C++17.h>
 #include <c10/util/kernel_lsp_reduced_float.h>
 
 namespace c10 {

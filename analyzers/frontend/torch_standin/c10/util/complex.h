@@ -7,6 +7,7 @@
 // arithmetic kernels dispatched over complex types use.
 #include <c10/macros/Macros.h>
 #include <c10/util/Half.h>
+#include <c10/util/complex_math.h>
 
 namespace c10 {
 
@@ -54,6 +55,43 @@ template <typename T>
 C10_HOST_DEVICE constexpr complex<T> operator/(complex<T> a, const complex<T>& b) { return a /= b; }
 template <typename T>
 C10_HOST_DEVICE constexpr complex<T> operator-(const complex<T>& a) { return complex<T>(-a.real(), -a.imag()); }
+// With a scalar of the element type on either side, as PyTorch has them: a template's deduction
+// would not convert the scalar to complex<T>, so `x * w` with a float x and a complex weight
+// needs these.
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator+(const complex<T>& a, const T& b) {
+  return complex<T>(a.real() + b, a.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator+(const T& a, const complex<T>& b) {
+  return complex<T>(a + b.real(), b.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator-(const complex<T>& a, const T& b) {
+  return complex<T>(a.real() - b, a.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator-(const T& a, const complex<T>& b) {
+  return complex<T>(a - b.real(), -b.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator*(const complex<T>& a, const T& b) {
+  return complex<T>(a.real() * b, a.imag() * b);
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator*(const T& a, const complex<T>& b) {
+  return complex<T>(a * b.real(), a * b.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator/(const complex<T>& a, const T& b) {
+  return complex<T>(a.real() / b, a.imag() / b);
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator/(const T& a, const complex<T>& b) {
+  return complex<T>(a) / b;
+}
+template <typename T>
+C10_HOST_DEVICE constexpr complex<T> operator+(const complex<T>& a) { return a; }
 template <typename T>
 C10_HOST_DEVICE constexpr bool operator==(const complex<T>& a, const complex<T>& b) {
   return a.real() == b.real() && a.imag() == b.imag();
@@ -62,3 +100,29 @@ template <typename T>
 C10_HOST_DEVICE constexpr bool operator!=(const complex<T>& a, const complex<T>& b) { return !(a == b); }
 
 }  // namespace c10
+
+// The accessors PyTorch adds to std:: for c10::complex, as std::complex has them.
+namespace std {
+template <typename T>
+C10_HOST_DEVICE constexpr T real(const c10::complex<T>& z) {
+  return z.real();
+}
+template <typename T>
+C10_HOST_DEVICE constexpr T imag(const c10::complex<T>& z) {
+  return z.imag();
+}
+template <typename T>
+C10_HOST_DEVICE constexpr c10::complex<T> conj(const c10::complex<T>& z) {
+  return c10::complex<T>(z.real(), -z.imag());
+}
+template <typename T>
+C10_HOST_DEVICE constexpr T norm(const c10::complex<T>& z) {
+  return z.real() * z.real() + z.imag() * z.imag();
+}
+template <typename T>
+C10_HOST_DEVICE T abs(const c10::complex<T>& z);
+template <typename T>
+C10_HOST_DEVICE T arg(const c10::complex<T>& z);
+template <typename T>
+C10_HOST_DEVICE c10::complex<T> polar(const T& r, const T& theta = T());
+}  // namespace std
