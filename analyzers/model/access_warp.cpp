@@ -560,6 +560,22 @@ void simulate_row_starts(const WarpQuery& q, const Poly& offset, LaneEvaluator& 
   out.row_stride_text = q.atoms->print(shown);
 }
 
+// An unrolled loop whose index moves a lane by one element while adjacent lanes are a few
+// elements apart (`c_rd[k]` for k < 4 with lanes 16 bytes apart) is compiled into one vector
+// access per lane: its bank conflicts are the vector's, not the element's.
+bool loop_fills_lane_gap(const WarpQuery& q, const Poly& offset, const LaneEvaluator& ev, int64_t lane_stride) {
+  int64_t gap = lane_stride < 0 ? -lane_stride : lane_stride;
+  if (gap <= q.width || gap > 16 || gap % q.width != 0) return false;
+  for (AtomId a : offset.atoms()) {
+    if ((*q.atoms)[a].kind != AtomKind::Induction) continue;
+    Poly c = offset.derivative(a);
+    if (c.is_zero() || c.mentions(a) || ev.lane_dependent(c)) continue;
+    auto value = ev.eval_known(c);
+    if (value && (*value == Wide(q.width) || *value == -Wide(q.width))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string BlockShape::describe() const {
@@ -629,6 +645,8 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   }
   report_worst_warp(worst, out);
   if (out.pattern == LanePattern::Estimated && !q.shared) simulate_row_starts(q, offset, ev, simulator, warps, out);
+  if (out.pattern == LanePattern::Estimated && q.shared && out.lane_stride)
+    out.loop_fills_lane_gap = loop_fills_lane_gap(q, offset, ev, *out.lane_stride);
   return out;
 }
 

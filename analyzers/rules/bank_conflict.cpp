@@ -9,7 +9,8 @@
 // or that comes from loaded data, not under a branch on loaded data, and not for atomics. Nor when
 // the access has siblings that fill its stride: `s[2 * t]` next to `s[2 * t + 1]` is compiled into
 // one 8-byte access per lane (measured: cuda-samples' fastWalshTransform, no excess wavefronts),
-// which no bank conflicts.
+// which no bank conflicts; nor when an unrolled loop walks each lane through that gap (`c_rd[k]`
+// for k < 4, lanes 16 bytes apart), which nvcc compiles into one vector access per lane.
 #include <algorithm>
 #include <tuple>
 
@@ -35,7 +36,7 @@ namespace {
 
 bool conflicted(const MemoryAccess& a) {
   return a.space == MemorySpace::Shared && a.width > 0 && a.pattern == LanePattern::Estimated &&
-         !a.runtime_stride && !a.data_branch && !a.is_atomic && a.ideal_wavefronts > 0 &&
+         !a.runtime_stride && !a.data_branch && !a.is_atomic && !a.loop_fills_lane_gap && a.ideal_wavefronts > 0 &&
          a.wavefronts > a.ideal_wavefronts;
 }
 

@@ -148,3 +148,19 @@ TEST_CASE("pairs that nvcc fuses into one 8-byte access are not conflicts") {
       "void launch(float* o, const float* i) { pairs<<<1, 32>>>(o, i); }\n");
   CHECK(findings_of_rule(a, "bank-conflict").empty());
 }
+
+TEST_CASE("an unrolled loop that walks each lane through the gap is one vector access") {
+  auto a = analyse(
+      "__global__ void quads(float* out, const float4* in) {\n"
+      "  __shared__ float4 sh[32];\n"
+      "  sh[threadIdx.x] = in[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  const float* row = reinterpret_cast<const float*>(&sh[threadIdx.x]);\n"
+      "  float acc = 0.0f;\n"
+      "#pragma unroll\n"
+      "  for (int k = 0; k < 4; ++k) acc += row[k];\n"
+      "  out[threadIdx.x] = acc;\n"
+      "}\n"
+      "void launch(float* o, const float4* i) { quads<<<1, 32>>>(o, i); }\n");
+  CHECK(findings_of_rule(a, "bank-conflict").empty());
+}
