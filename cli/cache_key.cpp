@@ -72,7 +72,7 @@ std::string binary_identity(std::string_view version) {
 std::string settings_key(const analyzers::AnalysisSettings& settings) {
   json settings_json = analyzers::settings_to_json(settings);
   // How the analysis is done, not what it finds (the toolkit PCH gives the same findings: a test).
-  for (const char* how : {"cache_parses", "shared_pch", "pch_dir"}) settings_json.erase(how);
+  for (const char* how : {"cache_parses", "configuration_threads", "shared_pch", "pch_dir"}) settings_json.erase(how);
   std::error_code ec;
   json key = {{"settings", std::move(settings_json)},
               {"cwd", fs::current_path(ec).string()},

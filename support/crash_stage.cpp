@@ -14,6 +14,9 @@
 namespace kl {
 namespace {
 
+// The stage the crashing thread is in, when it marked one (threads that analyse side by side
+// each mark their own); else the one marked last by any thread.
+thread_local const char* t_stage = "";
 std::atomic<const char*> g_stage{""};
 int g_report_fd = -1;
 // The lowest address of this thread's stack, noted when the thread was prepared: a fault just
@@ -53,7 +56,7 @@ void report_and_forward(int number, siginfo_t* info, void*) {
           address < t_stack_low + kGuard)
         write_all(g_report_fd, " (stack exhausted)");
       write_all(g_report_fd, "|");
-      write_all(g_report_fd, g_stage.load(std::memory_order_relaxed));
+      write_all(g_report_fd, *t_stage ? t_stage : g_stage.load(std::memory_order_relaxed));
       write_all(g_report_fd, "\n");
     }
     sigaction(number, &handled.previous, nullptr);
@@ -65,10 +68,16 @@ void report_and_forward(int number, siginfo_t* info, void*) {
 
 }  // namespace
 
-CrashStage::CrashStage(const char* literal_name) : previous_(g_stage.exchange(literal_name)) {}
-CrashStage::~CrashStage() { g_stage.store(previous_); }
+CrashStage::CrashStage(const char* literal_name)
+    : previous_(g_stage.exchange(literal_name)), previous_on_thread_(t_stage) {
+  t_stage = literal_name;
+}
+CrashStage::~CrashStage() {
+  t_stage = previous_on_thread_;
+  g_stage.store(previous_);
+}
 
-const char* current_crash_stage() { return g_stage.load(); }
+const char* current_crash_stage() { return *t_stage ? t_stage : g_stage.load(); }
 
 void prepare_thread_for_crash_reports() {
   pthread_attr_t attributes;

@@ -4,9 +4,12 @@
 // report descriptor before it dies, so its supervisor can say "SIGSEGV in the access model"
 // instead of "the worker died".
 //
-// Threading: one stage for the whole process (a worker analyses one file at a time); set from
-// the analysing thread, read from a signal handler. Only string literals may be passed: the
-// handler reads the pointer, never a copy.
+// Threading: a worker analyses one file at a time, but may parse several of its configurations
+// on threads side by side (support/parallel_runner.h): each thread's markers are its own, and a
+// crash reports the crashing thread's stage, or, on a thread that marked none (a background
+// build), the stage marked last in the process. Set from analysing threads, read from a signal
+// handler on the crashing thread. Only string literals may be passed: the handler reads the
+// pointer, never a copy.
 namespace kl {
 
 // Marks a stage for as long as it lives, restoring the enclosing one afterwards.
@@ -19,6 +22,7 @@ class CrashStage {
 
  private:
   const char* previous_;
+  const char* previous_on_thread_;
 };
 
 const char* current_crash_stage();  // "" outside any stage

@@ -19,6 +19,7 @@
 #include "analyzers/frontend/device_invocation.h"
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/frontend/preamble_cache.h"
+#include "analyzers/frontend/system_header_directives.h"
 #include "analyzers/frontend/toolkit_pch.h"
 
 namespace kl::analyzers {
@@ -108,6 +109,8 @@ class SignatureAction : public clang::ASTFrontendAction {
   void ExecuteAction() override {
     clang::Preprocessor& preprocessor = getCompilerInstance().getPreprocessor();
     preprocessor.addPPCallbacks(make_signature_recorder(preprocessor, signature_));
+    // The signature reads user files only; of system headers it needs the directives.
+    install_system_header_directives(getCompilerInstance());
     preprocessor.EnterMainSourceFile();
     clang::Token token;
     for (uint64_t count = 0;; ++count) {
@@ -118,6 +121,7 @@ class SignatureAction : public clang::ASTFrontendAction {
         break;
       }
     }
+    uninstall_system_header_directives(getCompilerInstance());
   }
 
  private:

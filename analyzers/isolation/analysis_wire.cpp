@@ -265,6 +265,7 @@ json settings_to_json(const AnalysisSettings& s) {
           {"assumed_pointer_alignment", s.assumed_pointer_alignment},
           {"use_compile_commands", s.use_compile_commands},
           {"cache_parses", s.cache_parses},
+          {"configuration_threads", s.configuration_threads},
           {"shared_pch", s.shared_pch},
           {"pch_dir", s.pch_dir.string()}};
 }
@@ -284,6 +285,7 @@ AnalysisSettings settings_from_json(const json& j) {
   s.assumed_pointer_alignment = j.at("assumed_pointer_alignment").get<uint32_t>();
   s.use_compile_commands = j.at("use_compile_commands").get<bool>();
   s.cache_parses = j.at("cache_parses").get<bool>();
+  s.configuration_threads = j.value("configuration_threads", 1u);
   s.shared_pch = j.value("shared_pch", true);
   s.pch_dir = j.value("pch_dir", std::string());
   return s;

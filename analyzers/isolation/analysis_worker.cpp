@@ -220,7 +220,13 @@ int run_analysis_worker(int channel_fd, int report_fd) {
     std::fprintf(stderr, "kernel-lsp worker: bad settings: %s\n", e.what());
     return 2;
   }
-  state.analyzer->find_toolkit_in_background();
+  // One worker of a pool (the first) looks the libraries up now, so that the first analysis finds
+  // them ready; the others when they first need them, so that a server's start does not run one
+  // `import torch` per worker on a machine of two cores.
+  if (hello.header.value("look_up_libraries", false))
+    state.analyzer->find_toolkit_and_libraries_in_background();
+  else
+    state.analyzer->find_toolkit_in_background();
 
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);

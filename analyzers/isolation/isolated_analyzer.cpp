@@ -167,10 +167,13 @@ struct IsolatedAnalyzer::State {
   // The slot's worker, started if it has none. Only the slot's holder calls this.
   WorkerProcess* worker(size_t slot, std::string& error) {
     if (!slots[slot].process) {
-      if (auto adopted = nursery().adopt(executable); adopted && adopted->configure(settings, error))
+      // The first slot takes the first analysis: its worker has the libraries ready for it.
+      const bool look_up_libraries = slot == 0;
+      if (auto adopted = nursery().adopt(executable);
+          adopted && adopted->configure(settings, error, look_up_libraries))
         slots[slot].process = std::move(adopted);
       else
-        slots[slot].process = WorkerProcess::start(executable, settings, error);
+        slots[slot].process = WorkerProcess::start(executable, settings, error, look_up_libraries);
     }
     return slots[slot].process.get();
   }

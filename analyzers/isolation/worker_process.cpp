@@ -84,15 +84,17 @@ std::filesystem::path default_worker_executable() {
 }
 
 std::unique_ptr<WorkerProcess> WorkerProcess::start(const std::filesystem::path& executable,
-                                                    const AnalysisSettings& settings, std::string& error) {
+                                                    const AnalysisSettings& settings, std::string& error,
+                                                    bool look_up_libraries) {
   std::unique_ptr<WorkerProcess> worker = spawn(executable, error);
-  if (worker && !worker->configure(settings, error)) return nullptr;
+  if (worker && !worker->configure(settings, error, look_up_libraries)) return nullptr;
   return worker;
 }
 
-bool WorkerProcess::configure(const AnalysisSettings& settings, std::string& error) {
+bool WorkerProcess::configure(const AnalysisSettings& settings, std::string& error, bool look_up_libraries) {
   ChannelMessage hello;
   hello.header = {{"settings", settings_to_json(settings)}};
+  if (look_up_libraries) hello.header["look_up_libraries"] = true;
   if (send(hello)) return true;
   error = "the analysis worker closed its channel at start (" + reap().describe() + ")";
   return false;

@@ -31,8 +31,11 @@ struct WorkerDeath {
 class WorkerProcess {
  public:
   // Starts a worker and sends it the settings. nullptr and `error` set when it cannot start.
+  // `look_up_libraries`: the worker looks the libraries' headers up as soon as it has its
+  // settings (Analyzer::find_toolkit_and_libraries_in_background), not at its first analysis.
   static std::unique_ptr<WorkerProcess> start(const std::filesystem::path& executable,
-                                              const AnalysisSettings& settings, std::string& error);
+                                              const AnalysisSettings& settings, std::string& error,
+                                              bool look_up_libraries = false);
   // The two halves of start(): the process (loading clang's libraries takes ~100 ms, so a
   // server starts its workers before it knows its settings), then its settings, once.
   static std::unique_ptr<WorkerProcess> spawn(const std::filesystem::path& executable, std::string& error);
@@ -40,7 +43,7 @@ class WorkerProcess {
   // of ~20 ms (no loading and relocating clang's libraries, no static initialisation). Only
   // safe while this process has one thread, so only a server's start-up uses it.
   static std::unique_ptr<WorkerProcess> fork_from_single_threaded(std::string& error);
-  bool configure(const AnalysisSettings& settings, std::string& error);
+  bool configure(const AnalysisSettings& settings, std::string& error, bool look_up_libraries = false);
   ~WorkerProcess();  // closes the channel and kills the process if it is still there
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;

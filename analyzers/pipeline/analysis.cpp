@@ -38,7 +38,8 @@ struct Analyzer::State {
   std::string toolkit_problem;
   PreambleCache preambles;
   std::unique_ptr<ToolkitPchStore> toolkit_pchs;  // null when settings.shared_pch is off
-  std::thread toolkit_finder;  // find_toolkit_in_background(); joined by ~Analyzer
+  std::unique_ptr<ParallelRunner> configurations;  // null when settings.configuration_threads <= 1
+  std::thread toolkit_finder;  // find_toolkit_(and_libraries_)in_background(); joined by ~Analyzer
   std::once_flag libraries_once;
   LibraryHeaders libraries;
 
@@ -142,7 +143,7 @@ ParseRequest parse_request(const fs::path& file, std::string_view text, const An
                            const CudaToolkit* toolkit, const TargetArchs& targets,
                            const LibraryHeaders& libraries, const CompileFlags* compile_flags,
                            PreambleCache* preambles, ToolkitPchStore* toolkit_pchs,
-                           const CancellationToken* cancel) {
+                           ParallelRunner* configurations, const CancellationToken* cancel) {
   return ParseRequest{.file = file,
                       .text = text,
                       .command = command_line_stage(file, settings, toolkit, targets, libraries, compile_flags),
@@ -150,7 +151,8 @@ ParseRequest parse_request(const fs::path& file, std::string_view text, const An
                       .model = ModelOptions{settings.assumed_pointer_alignment},
                       .preambles = settings.cache_parses ? preambles : nullptr,
                       .toolkit_pchs = toolkit_pchs,
-                      .cancel = cancel};
+                      .cancel = cancel,
+                      .parallel = configurations};
 }
 
 // Stage "rules": every source rule of the catalog that is not disabled, in catalog order, over
@@ -244,6 +246,8 @@ FileAnalysis first_configuration_result(const std::string& file_name, std::strin
 Analyzer::Analyzer(AnalysisSettings settings) : state_(std::make_unique<State>()) {
   state_->settings = std::move(settings);
   if (state_->settings.shared_pch) state_->toolkit_pchs = std::make_unique<ToolkitPchStore>(state_->settings.pch_dir);
+  if (state_->settings.configuration_threads > 1)
+    state_->configurations = std::make_unique<ParallelRunner>(state_->settings.configuration_threads - 1);
 }
 Analyzer::~Analyzer() {
   if (state_->toolkit_finder.joinable()) state_->toolkit_finder.join();
@@ -252,6 +256,14 @@ Analyzer::~Analyzer() {
 void Analyzer::find_toolkit_in_background() {
   if (state_->toolkit_finder.joinable()) return;
   state_->toolkit_finder = std::thread([state = state_.get()] { state->find_toolkit(); });
+}
+
+void Analyzer::find_toolkit_and_libraries_in_background() {
+  if (state_->toolkit_finder.joinable()) return;
+  state_->toolkit_finder = std::thread([state = state_.get()] {
+    state->find_toolkit();
+    (void)state->find_libraries();
+  });
 }
 
 const AnalysisSettings& Analyzer::settings() const { return state_->settings; }
@@ -309,7 +321,8 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   if (result.archs.archs.empty()) return result;
 
   ParseRequest request = parse_request(file, text, settings, toolkit, targets, state_->find_libraries(), flags,
-                                       &state_->preambles, state_->toolkit_pchs.get(), cancel);
+                                       &state_->preambles, state_->toolkit_pchs.get(),
+                                       state_->configurations.get(), cancel);
   if (request.command.compile_database) result.inputs.push_back(request.command.compile_database->string());
   auto publish_first = [&](const std::vector<ArchParse>& first) {
     if (partial) partial(first_configuration_result(file_name, text, targets, first, settings, result));

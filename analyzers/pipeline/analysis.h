@@ -41,6 +41,11 @@ struct AnalysisSettings {
   uint32_t assumed_pointer_alignment = 256;  // bytes; kernel pointer parameters
   bool use_compile_commands = true;          // read compile_commands.json when one is found
   bool cache_parses = false;                 // keep ASTs for fast re-analysis (the server sets it)
+  // How many of a file's configurations after the first are preprocessed and parsed at once
+  // (pipeline/arch_parses.h). 1 in the CLI, whose workers already keep every core busy with
+  // files of their own; the server, which waits for one file at a time, sets the hardware's
+  // thread count (at most 4).
+  unsigned configuration_threads = 1;
   // Start parses from a precompiled header of the toolkit headers, shared by every file and
   // process with the same command (frontend/toolkit_pch.h), kept in `pch_dir` (empty: the
   // default, KERNEL_LSP_PCH_DIR or the user's cache folder). Results are the same without.
@@ -117,6 +122,10 @@ class Analyzer {
   // Looks the CUDA toolkit up (nvcc --version, ~100 ms) on a background thread, so that a
   // server's first analysis does not wait for it. Optional; analyses find it on demand anyway.
   void find_toolkit_in_background();
+  // The same, then the libraries' headers (PyTorch's may take python3's `import torch`: a second
+  // or more where torch is installed), so that the first analysis does not start that lookup
+  // only when it needs it. Analyses wait for a lookup under way.
+  void find_toolkit_and_libraries_in_background();
 
   // Drop cached parses of one file (closed in the editor) or of all.
   void forget(const std::filesystem::path& file);

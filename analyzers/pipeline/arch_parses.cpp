@@ -1,6 +1,7 @@
 #include "analyzers/pipeline/arch_parses.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "analyzers/frontend/device_parser.h"
@@ -10,6 +11,7 @@
 #include "analyzers/rules/frontend.h"
 #include "support/crash_stage.h"
 #include "support/line_index.h"
+#include "support/parallel_runner.h"
 
 namespace kl::analyzers {
 
@@ -87,25 +89,126 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
   return parse;
 }
 
-// The parse whose configuration `arch`'s preprocessing reproduces, if any; null when none does
-// or the preprocessing failed (then `arch` is parsed: a parse is never skipped on a guess).
-ArchParse* parse_with_same_configuration(const ParseRequest& request, const Capability& arch,
-                                         const std::vector<std::string>& watched, std::vector<ArchParse>& parses,
-                                         FileAnalysis& result) {
+// `arch`'s configuration signature from a preprocessing run; none when it failed (then `arch`
+// is parsed: a parse is never skipped on a guess).
+std::optional<ConfigurationSignature> preprocess_for_arch(const ParseRequest& request, const Capability& arch,
+                                                          FileAnalysis& result) {
   StageTimer timer;
   CrashStage stage("the preprocessor");
   const std::vector<std::string> argv = device_parse_command(request.command, arch);
-  auto signature =
-      preprocess_signature(argv, request.file, request.text, request.cancel, request.preambles, request.toolkit_pchs);
+  auto signature = preprocess_signature(argv, request.file, request.text, request.cancel, request.preambles,
+                                        request.toolkit_pchs);
   timer.record(result.timings, "preprocess " + arch.sm_name());
-  if (!signature) return nullptr;
-  for (ArchParse& parse : parses) {
-    if (parse.signature != *signature) continue;
-    // Not parsed: its preamble serves the next edit's check of this arch.
-    if (request.preambles) warm_preamble(argv, request.file, request.text, *request.preambles, watched);
-    return &parse;
+  if (!signature) return std::nullopt;
+  return *signature;
+}
+
+// Calls work(i) for i in [0, count), side by side when the request has a runner.
+void for_each_configuration(const ParseRequest& request, size_t count,
+                            const std::function<void(size_t)>& work) {
+  if (request.parallel) {
+    request.parallel->run(count, work);
+    return;
   }
-  return nullptr;
+  for (size_t i = 0; i < count; ++i) work(i);
+}
+
+// What each piece of work of the parallel phases adds to the analysis, merged into `result` in
+// arch order once all are done, so that the result does not depend on which finished first.
+void merge_scratch(const FileAnalysis& scratch, FileAnalysis& result, bool& warned) {
+  result.timings.insert(result.timings.end(), scratch.timings.begin(), scratch.timings.end());
+  result.inputs.insert(result.inputs.end(), scratch.inputs.begin(), scratch.inputs.end());
+  std::sort(result.inputs.begin(), result.inputs.end());
+  result.inputs.erase(std::unique(result.inputs.begin(), result.inputs.end()), result.inputs.end());
+  result.cancelled = result.cancelled || scratch.cancelled;
+  // One warning for failed parses, as when the first failure ended the loop.
+  if (!warned && !scratch.findings.empty()) {
+    result.findings.insert(result.findings.end(), scratch.findings.begin(), scratch.findings.end());
+    warned = true;
+  }
+}
+
+// Which parse serves each of the other archs: one made already (`parses`) or one to make (the
+// arch of the group's first member, in `to_parse`). Archs whose preprocessing failed are
+// parsed, each on its own.
+struct ConfigurationGroups {
+  struct Server {
+    bool existing = false;  // index into `parses`; else into `to_parse`
+    size_t index = 0;
+  };
+  std::vector<Server> served_by;  // per other arch
+  std::vector<size_t> to_parse;   // indices into the other archs
+};
+
+ConfigurationGroups group_by_signature(const std::vector<std::optional<ConfigurationSignature>>& signatures,
+                                       const std::vector<ArchParse>& parses) {
+  ConfigurationGroups groups;
+  for (size_t i = 0; i < signatures.size(); ++i) {
+    std::optional<ConfigurationGroups::Server> server;
+    if (signatures[i]) {
+      for (size_t p = 0; p < parses.size() && !server; ++p)
+        if (parses[p].signature == *signatures[i]) server = {true, p};
+      for (size_t k = 0; k < groups.to_parse.size() && !server; ++k)
+        if (signatures[groups.to_parse[k]] == signatures[i]) server = {false, k};
+    }
+    if (!server) {
+      server = {false, groups.to_parse.size()};
+      groups.to_parse.push_back(i);
+    }
+    groups.served_by.push_back(*server);
+  }
+  return groups;
+}
+
+// The archs after the first, in two phases whose pieces run side by side: each arch is
+// preprocessed; archs are grouped by signature with the parses so far and with each other (in
+// parse order, so the first arch of a group is the one parsed); one arch per new group is
+// parsed. A parse's signature equals its preprocessing's (configuration_signature.h), so the
+// groups are those the one-arch-at-a-time order made, whatever the threads.
+void parse_other_configurations(const ParseRequest& request, const std::vector<Capability>& others,
+                                const std::vector<std::string>& watched, std::vector<ArchParse>& parses,
+                                FileAnalysis& result) {
+  std::vector<std::optional<ConfigurationSignature>> signatures(others.size());
+  std::vector<FileAnalysis> scratch(others.size());
+  for_each_configuration(request, others.size(), [&](size_t i) {
+    if (!is_cancelled(request.cancel)) signatures[i] = preprocess_for_arch(request, others[i], scratch[i]);
+  });
+  bool warned = false;
+  for (auto& piece : scratch) merge_scratch(piece, result, warned);
+  if (is_cancelled(request.cancel)) {
+    result.cancelled = true;
+    return;
+  }
+  const ConfigurationGroups groups = group_by_signature(signatures, parses);
+  // An arch that is not parsed gets a preamble for the next edit's check of it.
+  for (size_t i = 0; i < others.size() && request.preambles; ++i)
+    if (groups.served_by[i].existing || groups.to_parse[groups.served_by[i].index] != i)
+      warm_preamble(device_parse_command(request.command, others[i]), request.file, request.text,
+                    *request.preambles, watched);
+
+  std::vector<std::optional<ArchParse>> parsed(groups.to_parse.size());
+  std::vector<FileAnalysis> parse_scratch(groups.to_parse.size());
+  for_each_configuration(request, groups.to_parse.size(), [&](size_t k) {
+    if (!is_cancelled(request.cancel))
+      parsed[k] = parse_for_arch(request, others[groups.to_parse[k]], watched, false, parse_scratch[k]);
+  });
+  for (auto& piece : parse_scratch) merge_scratch(piece, result, warned);
+  if (is_cancelled(request.cancel)) {
+    result.cancelled = true;
+    return;
+  }
+  std::vector<std::optional<size_t>> landed(parsed.size());  // where each new parse is in `parses`
+  for (size_t k = 0; k < parsed.size(); ++k) {
+    if (!parsed[k]) continue;  // failed (one warning above): its archs read the first parse's facts
+    landed[k] = parses.size();
+    parses.push_back(std::move(*parsed[k]));
+  }
+  for (size_t i = 0; i < others.size(); ++i) {
+    const ConfigurationGroups::Server& server = groups.served_by[i];
+    std::optional<size_t> target =
+        server.existing ? std::optional<size_t>(server.index) : landed[server.index];
+    if (target && parses[*target].arch != others[i]) parses[*target].also_serves.push_back(others[i]);
+  }
 }
 
 // The #include line that names `header`, for placing "header not found" where it is written.
@@ -138,24 +241,12 @@ std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std
   parses.push_back(std::move(*first));
   if (!arch_dependent || parse_order.size() == 1) return parses;
   if (after_first) after_first(parses);
-  for (size_t i = 1; i < parse_order.size(); ++i) {
-    const Capability& arch = parse_order[i];
-    if (is_cancelled(request.cancel)) {
-      result.cancelled = true;
-      break;
-    }
-    if (ArchParse* same = parse_with_same_configuration(request, arch, watched, parses, result)) {
-      same->also_serves.push_back(arch);
-      continue;
-    }
-    if (is_cancelled(request.cancel)) {
-      result.cancelled = true;
-      break;
-    }
-    std::optional<ArchParse> parse = parse_for_arch(request, arch, watched, false, result);
-    if (!parse) break;
-    parses.push_back(std::move(*parse));
+  if (is_cancelled(request.cancel)) {
+    result.cancelled = true;
+    return parses;
   }
+  const std::vector<Capability> others(parse_order.begin() + 1, parse_order.end());
+  parse_other_configurations(request, others, watched, parses, result);
   return parses;
 }
 

@@ -7,6 +7,10 @@
 // target arch. When it does, each other arch is preprocessed (a few times cheaper than a parse)
 // and parsed only when its configuration signature (frontend/configuration_signature.h) differs
 // from every parse so far: `#if __CUDA_ARCH__ >= 800` makes two parses of ten capabilities.
+// After the first parse (published alone, as soon as it is done), the other archs are
+// preprocessed side by side, grouped by signature, and one arch per new group is parsed, side
+// by side too (ParseRequest::parallel): what is parsed and what each parse serves are the same
+// as one at a time, in less wall time where cores are free.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -24,6 +28,7 @@
 #include "analyzers/pipeline/analysis.h"
 #include "analyzers/rules/rule_input.h"
 #include "support/cancellation.h"
+#include "support/parallel_runner.h"
 
 namespace kl::analyzers {
 
@@ -40,6 +45,7 @@ struct ParseRequest {
   PreambleCache* preambles = nullptr;  // null: parse without a precompiled preamble
   ToolkitPchStore* toolkit_pchs = nullptr;  // null: parse without the toolkit headers' PCH
   const CancellationToken* cancel = nullptr;
+  ParallelRunner* parallel = nullptr;  // null: the other configurations one at a time
 };
 
 // One configuration's parse: the arch it was parsed for, the other target archs whose
@@ -61,8 +67,9 @@ using FirstParseHook = std::function<void(const std::vector<ArchParse>& parses)>
 
 // Parses for `targets` in the order above, most capable first, and adds to `result` each parse's
 // timing, the first parse's missing headers (result.missing_headers) and its note on a flood of
-// clang errors, and a warning for a parse that failed, which ends the loop. Checks `cancel`
-// before each parse and after a failed one: when it fired, sets result.cancelled and returns.
+// clang errors, and one warning when parses failed (the archs a failed parse would have served
+// read the first parse's facts). Checks `cancel` before each piece of work and after each
+// phase: when it fired, sets result.cancelled and returns.
 // Timings are "parse sm_XX" and "preprocess sm_XX" stages.
 std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
                                           FileAnalysis& result, const FirstParseHook& after_first = {});

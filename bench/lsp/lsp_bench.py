@@ -12,9 +12,14 @@ Usage: lsp_bench.py --server build/cli/kernel-lsp [--clangd clangd-19] [--runs 5
                     [--files 50] [--json results.json]
 Standard library only. Prints a Markdown table; --json writes the raw numbers.
 
+--load N runs N busy processes beside the servers for the whole measurement (cpu_load.py);
+--shipped-defaults starts kernel-lsp with no debounceMs (its adaptive debounce, as an editor
+gets it) and clangd with its default preamble storage. Both are recorded in the JSON.
+
 Scenario mode (--scenarios all, or a comma-separated list of generated, llmc-attention-backward,
-build-toml-5-archs): the same measurements on several files, each with the time to the first
-and to the final publishDiagnostics of a version (scenario_bench.py, scenarios.py, README.md).
+llmc-default-capabilities, build-toml-5-archs): the same measurements on several files, each
+with the time to the first and to the final publishDiagnostics of a version (scenario_bench.py,
+scenarios.py, README.md).
 """
 import argparse
 import json
@@ -29,6 +34,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import cpu_load  # noqa: E402
 import make_kernel  # noqa: E402
 import scenario_bench  # noqa: E402
 import scenario_report  # noqa: E402
@@ -45,18 +51,17 @@ class Servers:
         # The same server analysing in its own process (no isolation), for the cost of isolation.
         env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"), KERNEL_LSP_NO_ISOLATION="1")
         lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.project)
-        initialize(lsp, self.project, {"debounceMs": 0})
+        initialize(lsp, self.project, scenario_bench.kernel_lsp_options(self.args))
         return lsp, "cuda-cpp"
 
     def kernel_lsp(self):
         env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"))
         lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.project)
-        initialize(lsp, self.project, {"debounceMs": 0})
+        initialize(lsp, self.project, scenario_bench.kernel_lsp_options(self.args))
         return lsp, "cuda-cpp"
 
     def clangd(self):
-        lsp = Lsp([self.args.clangd, "--compile-commands-dir=" + self.project, "--background-index=false",
-                   "--log=error", "--pch-storage=memory"], cwd=self.project)
+        lsp = Lsp(scenario_bench.clangd_argv(self.args, self.project), cwd=self.project)
         initialize(lsp, self.project)
         return lsp, "cuda"
 
@@ -175,7 +180,9 @@ def scenario_list(text):
 
 def run_scenarios(args):
     results = {"machine": machine(), "command": " ".join(sys.argv), "mode": "scenarios"}
-    scenario_bench.run(args, results)
+    with cpu_load.CpuLoad(args.load) as load:
+        scenario_bench.run(args, results)
+    results["load"] = load.record()
     scenario_report.print_report(results, args)
     if args.json:
         with open(args.json, "w") as f:
@@ -195,6 +202,12 @@ def main():
     parser.add_argument("--in-process", action="store_true",
                         help="also time kernel-lsp with KERNEL_LSP_NO_ISOLATION=1 (the cost of worker processes)")
     parser.add_argument("--json")
+    parser.add_argument("--load", type=int, default=0, metavar="N",
+                        help="run N busy processes (CPU spin loops) for the whole measurement, as other work on "
+                             "a user's machine would; the JSON records N and the load averages")
+    parser.add_argument("--shipped-defaults", action="store_true",
+                        help="kernel-lsp with its shipped settings (adaptive debounce, no debounceMs override) and "
+                             "clangd with its default preamble storage: what an editor's user gets")
     parser.add_argument("--scenarios", type=scenario_list,
                         help="comma-separated, or 'all': " + ", ".join(scenarios.NAMES) +
                         " (scenario mode: first and final publication, README.md says what each measures)")
@@ -217,27 +230,28 @@ def main():
     servers = Servers(args, root)
     first = os.path.join(root, names[0])
     results = {"machine": machine(), "file_lines": sum(1 for _ in open(first)), "arch": args.arch,
-               "command": " ".join(sys.argv)}
+               "command": " ".join(sys.argv), "shipped_defaults": args.shipped_defaults}
 
     contenders = [("kernel-lsp", servers.kernel_lsp)]
     if args.in_process:
         contenders.append(("kernel-lsp in process", servers.kernel_lsp_in_process))
     if not args.skip_clangd:
         contenders.append(("clangd-19", servers.clangd))
-    for name, start in contenders:
-        entry = {}
-        times, cpu, counts = first_diagnostics(start, first, args.runs)
-        entry["first_diagnostics_ms"] = times
-        entry["first_diagnostics_cpu_ms"] = cpu
-        entry["first_diagnostics_count"] = counts
-        entry["edit_ms"], entry["edit_cpu_ms"] = edit_latency(start, first, args.edits)
-        memory, seconds = memory_with_files_open(start, [os.path.join(root, n) for n in names])
-        entry["memory_kib"] = memory
-        entry["all_files_seconds"] = seconds
-        results[name] = entry
-        print(f"{name}: first {median(times):.0f} ms, edit {median(entry['edit_ms']):.0f} ms, "
-              f"RSS {memory.get('VmRSS', 0) / 1024:.0f} MiB ({len(names)} files)", file=sys.stderr)
-
+    with cpu_load.CpuLoad(args.load) as load:
+        for name, start in contenders:
+            entry = {}
+            times, cpu, counts = first_diagnostics(start, first, args.runs)
+            entry["first_diagnostics_ms"] = times
+            entry["first_diagnostics_cpu_ms"] = cpu
+            entry["first_diagnostics_count"] = counts
+            entry["edit_ms"], entry["edit_cpu_ms"] = edit_latency(start, first, args.edits)
+            memory, seconds = memory_with_files_open(start, [os.path.join(root, n) for n in names])
+            entry["memory_kib"] = memory
+            entry["all_files_seconds"] = seconds
+            results[name] = entry
+            print(f"{name}: first {median(times):.0f} ms, edit {median(entry['edit_ms']):.0f} ms, "
+                  f"RSS {memory.get('VmRSS', 0) / 1024:.0f} MiB ({len(names)} files)", file=sys.stderr)
+    results["load"] = load.record()
     print(f"\n| server | first diagnostics, wall (median of {args.runs}) | its CPU time "
           f"| re-lint after 1-char edit, wall (median of {args.edits}) | its CPU time "
           f"| RSS with {len(names)} files open (peak) |")

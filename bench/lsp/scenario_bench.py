@@ -124,7 +124,7 @@ class ScenarioServers:
         env = dict(os.environ, KERNEL_LSP_LOG=os.environ.get("LSP_BENCH_LOG_LEVEL", "warn"), **extra_env)
         lsp = Lsp([self.args.server, "serve", "--stdio"], env=env, cwd=self.scenario.project,
                   stderr_path=self._log(name))
-        return initialized(lsp, self.scenario.project, {"debounceMs": 0}), "cuda-cpp"
+        return initialized(lsp, self.scenario.project, kernel_lsp_options(self.args)), "cuda-cpp"
 
     def kernel_lsp(self):
         return self._kernel_lsp({}, "kernel-lsp")
@@ -133,9 +133,23 @@ class ScenarioServers:
         return self._kernel_lsp({"KERNEL_LSP_NO_ISOLATION": "1"}, "kernel-lsp-in-process")
 
     def clangd(self):
-        lsp = Lsp([self.args.clangd, "--compile-commands-dir=" + self.scenario.clangd_db, "--background-index=false",
-                   "--log=error", "--pch-storage=memory"], cwd=self.scenario.project, stderr_path=self._log("clangd"))
+        lsp = Lsp(clangd_argv(self.args, self.scenario.clangd_db), cwd=self.scenario.project,
+                  stderr_path=self._log("clangd"))
         return initialized(lsp, self.scenario.project, {}), "cuda"
+
+
+def kernel_lsp_options(args):
+    """kernel-lsp's initializationOptions: none with --shipped-defaults (its adaptive debounce, as
+    an editor gets it), else debounceMs 0 (the analysis alone)."""
+    return {} if args.shipped_defaults else {"debounceMs": 0}
+
+
+def clangd_argv(args, compile_commands_dir):
+    """clangd's command: its own defaults with --shipped-defaults (preambles on disk), else the
+    preambles in memory. The background index stays off in both: it indexes the folder on
+    threads of its own, which would only take CPU from clangd's diagnostics here."""
+    argv = [args.clangd, "--compile-commands-dir=" + compile_commands_dir, "--background-index=false", "--log=error"]
+    return argv if args.shipped_defaults else argv + ["--pch-storage=memory"]
 
 
 def initialized(lsp, root, options):
@@ -253,11 +267,13 @@ def p90(values):
 
 def measure(name, start, scenario, args):
     errors = []
+    load_before = os.getloadavg()
     entry = {"first": first_diagnostics(start, scenario, args, errors),
              "edits": edit_latency(start, scenario, args, errors)}
     if scenario.memory_files:
         entry.update(memory_with_files_open(start, scenario.memory_files, args, errors))
     entry["errors"] = errors
+    entry["load_average"] = {"before": load_before, "after": os.getloadavg()}
     for key, samples in (("first", entry["first"]), ("edit", entry["edits"])):
         for which in ("first", "final"):
             values = [s[f"{which}_ms"] for s in samples]
@@ -299,7 +315,10 @@ def run(args, results):
     os.makedirs(log_dir)
     results["settings"] = {"runs": args.runs, "edits": args.edits, "files": args.files, "quiet_ms": args.quiet_ms,
                            "timeout_s": args.timeout, "busy_fraction": BUSY_FRACTION, "sample_s": SAMPLE_S,
-                           "server": args.server, "clangd": args.clangd}
+                           "server": args.server, "clangd": args.clangd,
+                           "shipped_defaults": args.shipped_defaults,
+                           "kernel_lsp_initialization_options": kernel_lsp_options(args),
+                           "clangd_argv": clangd_argv(args, "<clangd-db>/<scenario>")}
     results["scenarios"] = {}
     failed = False
     for name in args.scenarios:

@@ -23,7 +23,7 @@ AnalyzerBackend::Analyzers AnalyzerBackend::make(const analyzers::AnalysisSettin
   Analyzers made;
   if (in_process_) {
     made.in_process = std::make_shared<analyzers::Analyzer>(settings);
-    made.in_process->find_toolkit_in_background();
+    made.in_process->find_toolkit_and_libraries_in_background();  // one process, one lookup
   } else {
     made.isolated = std::make_shared<analyzers::IsolatedAnalyzer>(settings, isolation_);
   }

@@ -1,7 +1,8 @@
 #pragma once
 // How long to wait after an edit before analysing, so that a burst of keystrokes costs one
-// analysis. Adaptive, as clangd's: the median of the document's recent analysis times, clamped
-// to [min, max] (50–500 ms by default); a fixed value replaces it (benchmarks and tests set 0).
+// analysis. Adaptive, as clangd's: the median of the document's recent re-analysis times (what
+// the scheduler records: an edit's time to its first result), clamped to [min, max] (50–500 ms
+// by default); a fixed value replaces it (benchmarks and tests set 0).
 // Value types, pure functions; no clock inside.
 #include <chrono>
 #include <cstddef>

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 #include "lsp/scheduler/skill_check.h"
 
 namespace kl::lsp {
@@ -38,6 +40,7 @@ void DocumentScheduler::update(AnalysisJob job, bool debounce) {
     auto delay = debounce ? debounce_.compute(doc.history) : std::chrono::milliseconds(0);
     doc.due = Clock::now() + delay;
     doc.pending = std::move(job);
+    doc.pending_is_edit = debounce;
     if (doc.running && doc.running_cancel) doc.running_cancel->cancel();
   }
   changed_.notify_all();
@@ -160,7 +163,9 @@ void DocumentScheduler::start_locked(const std::shared_ptr<DocState>& doc) {
   CancellationHandle cancel = make_cancellation();
   doc->running_cancel = cancel;
   WorkerPool& pool = job.kind == JobKind::Skill ? in_process_pool_ : pool_;
-  pool.submit([this, doc, job = std::move(job), cancel]() { run_job(doc, job, cancel); });
+  pool.submit([this, doc, job = std::move(job), cancel, is_edit = doc->pending_is_edit]() {
+    run_job(doc, job, cancel, is_edit);
+  });
 }
 
 analyzers::FileAnalysis DocumentScheduler::analyze(const AnalysisJob& job, const CancellationToken& cancel,
@@ -192,14 +197,17 @@ void DocumentScheduler::deliver_partial(const std::shared_ptr<DocState>& doc, co
 }
 
 void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job,
-                                CancellationHandle cancel) {
+                                CancellationHandle cancel, bool is_edit) {
   if (callbacks_.activity) callbacks_.activity(job, true);
   auto outcome = std::make_shared<AnalysisOutcome>();
   outcome->job = job;
   auto started = Clock::now();
+  std::optional<double> first_result_ms;  // when an early result came
   if (!cancel->is_cancelled()) {
     try {
       outcome->analysis = analyze(job, *cancel, [&](const analyzers::FileAnalysis& early) {
+        if (!first_result_ms)
+          first_result_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         deliver_partial(doc, job, *cancel, early, started);
       });
     } catch (const std::exception& e) {
@@ -222,7 +230,8 @@ void DocumentScheduler::run_job(const std::shared_ptr<DocState>& doc, const Anal
     std::lock_guard<std::mutex> lock(mutex_);
     doc->running = false;
     doc->running_cancel.reset();
-    if (!cancelled && outcome->failure.empty()) doc->history.record(outcome->milliseconds);
+    if (is_edit && !cancelled && outcome->failure.empty())
+      doc->history.record(first_result_ms.value_or(outcome->milliseconds));
     current = !cancelled && !doc->removed && !stopping_ && job.generation == doc->latest_generation;
     if (current) {
       doc->last = outcome;

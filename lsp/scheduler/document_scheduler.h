@@ -6,7 +6,12 @@
 //    newest input waits behind it. An update replaces the waiting one (stale updates are
 //    skipped) and cancels the running one (its result could only be dropped).
 //  - an update waits the debounce delay (adaptive per document, see DebouncePolicy) before it
-//    starts; `debounce = false` (didOpen, settings change) starts it at once.
+//    starts; `debounce = false` (didOpen, settings change) starts it at once. The adaptive
+//    delay follows what the user waits for after an edit: the time from the start of a
+//    debounced analysis to its first result (an early one when the backend sends one). Other
+//    analyses do not count: an open's runs cold (no preamble yet), and a file parsed in several
+//    configurations keeps working after its first result, as clangd's diagnostics wait for one
+//    AST build and not for what follows it.
 //  - Source and BuildToml jobs go to the backend on the WorkerPool; Skill jobs are checked in
 //    process (skill_check.h) on a thread of their own, so that they never queue behind a parse.
 //  - results reach `Callbacks::results` only when they are for the newest input of the
@@ -85,6 +90,7 @@ class DocumentScheduler {
   };
   struct DocState {
     std::optional<AnalysisJob> pending;
+    bool pending_is_edit = false;  // the pending update was debounced: its timing feeds `history`
     Clock::time_point due;
     bool running = false;
     CancellationHandle running_cancel;
@@ -98,7 +104,8 @@ class DocumentScheduler {
 
   void timer_loop();
   void start_locked(const std::shared_ptr<DocState>& doc);
-  void run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, CancellationHandle cancel);
+  void run_job(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, CancellationHandle cancel,
+               bool is_edit);
   analyzers::FileAnalysis analyze(const AnalysisJob& job, const CancellationToken& cancel,
                                   const analyzers::PartialAnalysisSink& partial);
   void deliver_partial(const std::shared_ptr<DocState>& doc, const AnalysisJob& job, const CancellationToken& cancel,

@@ -1,5 +1,8 @@
 #include "lsp/workspace/settings.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "analyzers/rules/rule_catalog.h"
 #include "guidance/skill_front_matter.h"
 
@@ -23,6 +26,8 @@ AnalysisSettingsConversion to_analysis_settings(const Settings& settings) {
   for (const std::string& dir : settings.torch_include_path) out.settings.torch_include_path.emplace_back(dir);
   for (const std::string& dir : settings.cutlass_path) out.settings.cutlass_path.emplace_back(dir);
   out.settings.cache_parses = true;
+  // The user waits for this file alone: its other configurations use the idle cores.
+  out.settings.configuration_threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   out.settings.shared_pch = settings.shared_pch;
   for (const std::string& text : settings.default_archs) {
     if (auto capability = analyzers::parse_capability(text))

@@ -12,7 +12,10 @@
 #include "analyzers/frontend/configuration_signature.h"
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/device_parser.h"
+#include "analyzers/isolation/analysis_wire.h"
 #include "analyzers/pipeline/analysis.h"
+#include "analyzers/pipeline/arch_parses.h"
+#include "support/parallel_runner.h"
 #include "tests/unit/analysis_test_support.h"
 
 using namespace kl::analyzers;
@@ -56,6 +59,19 @@ ConfigurationSignature parsed(const fs::path& file, const std::string& text, con
   return outcome->signature;
 }
 
+// The facts as the worker sends them: every field, comparable as one value.
+nlohmann::json facts_json(const UnitFacts& facts) {
+  FileAnalysis carrier;
+  carrier.facts = facts;
+  return analysis_to_json(carrier).at("facts");
+}
+
+nlohmann::json findings_json(const FileAnalysis& analysis) {
+  FileAnalysis carrier;
+  carrier.findings = analysis.findings;
+  return analysis_to_json(carrier).at("findings");
+}
+
 size_t stages_named(const FileAnalysis& analysis, const std::string& prefix) {
   return std::count_if(analysis.timings.begin(), analysis.timings.end(),
                        [&](const StageTiming& t) { return t.stage.rfind(prefix, 0) == 0; });
@@ -92,6 +108,44 @@ TEST_CASE("a preprocessing run and a parse give one arch the same signature") {
     INFO(arch);
     CHECK(preprocessed(file, text, arch) == parsed(file, text, arch));
   }
+}
+
+TEST_CASE("system headers' macro state reaches the signature though only their directives are lexed") {
+  // A system header whose macros depend on the arch, through #if, #define, #undef, nested
+  // includes and function-like macros, with code in between that the check does not lex.
+  fs::path system = temp_dir() / "kl_system";
+  fs::create_directories(system);
+  std::ofstream(system / "kl_sys_inner.h") << "#pragma once\n#define KL_SYS_INNER(x) ((x) * 2)\n";
+  std::ofstream(system / "kl_sys.h") << "#pragma once\n"
+                                         "#include <kl_sys_inner.h>\n"
+                                         "static inline int kl_sys_unused(int v) { return KL_SYS_INNER(v) + 1; }\n"
+                                         "#define KL_SYS_LANES 32\n"
+                                         "#if __CUDA_ARCH__ >= 800\n"
+                                         "#undef KL_SYS_LANES\n"
+                                         "#define KL_SYS_LANES KL_SYS_INNER(32)\n"
+                                         "#endif\n"
+                                         "struct kl_sys_type { int lanes[KL_SYS_LANES]; };\n";
+  std::string text = "#include <kl_sys.h>\n"
+                     "__global__ void k(int* out) { out[threadIdx.x] = KL_SYS_LANES; }\n";
+  fs::path file = write("kl_system_user.cu", text);
+  auto command = [&](const char* arch) {
+    ClangCommandInputs inputs = command_for(file);
+    inputs.extra_flags = {"-isystem", system.string()};
+    return device_parse_command(inputs, cap(arch));
+  };
+  auto preprocessed_with = [&](const char* arch) {
+    auto signature = preprocess_signature(command(arch), file, text);
+    REQUIRE(signature);
+    return *signature;
+  };
+  for (const char* arch : {"7.5", "8.0", "9.0"}) {
+    INFO(arch);
+    auto outcome = parse_device_side(command(arch), file, text, [](clang::ASTContext&, const SourceView&) {});
+    REQUIRE(outcome);
+    CHECK(preprocessed_with(arch) == outcome->signature);
+  }
+  CHECK(preprocessed_with("8.0") == preprocessed_with("9.0"));
+  CHECK_FALSE(preprocessed_with("7.5") == preprocessed_with("8.0"));
 }
 
 TEST_CASE("signatures split archs where the user's code does, and only there") {
@@ -163,4 +217,46 @@ TEST_CASE("the first parse's result is published before the others, complete for
     CHECK(stages_named(only, "parse ") == 1);
     CHECK(stages_named(only, "preprocess ") == 0);
   }
+}
+
+TEST_CASE("one parse per configuration gives each arch the facts of a parse of its own") {
+  std::string text = guarded_source();
+  fs::path file = write("kl_guarded.cu", text);
+  const std::vector<Capability> targets = {cap("7.5"), cap("8.0"), cap("8.6"), cap("9.0"), cap("10.0")};
+  kl::ParallelRunner runner(1);
+  for (kl::ParallelRunner* parallel : {static_cast<kl::ParallelRunner*>(nullptr), &runner}) {
+    INFO((parallel ? "side by side" : "one at a time"));
+    ParseRequest request{.file = file, .text = text, .command = command_for(file),
+                         .features = &FeatureTable::builtin(), .parallel = parallel};
+    FileAnalysis shared;
+    std::vector<ArchParse> parses = parse_arch_by_arch(request, targets, shared);
+    REQUIRE(parses.size() == 3);  // 10.0 (with 9.0), 8.6 (with 8.0), 7.5
+    CHECK(parses[0].also_serves == std::vector<Capability>{cap("9.0")});
+    CHECK(parses[1].also_serves == std::vector<Capability>{cap("8.0")});
+    CHECK(parses[2].also_serves.empty());
+    std::vector<ArchFacts> per_target = facts_per_target(targets, parses);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      INFO(targets[i].text());
+      FileAnalysis alone;
+      std::vector<ArchParse> own = parse_arch_by_arch(request, {targets[i]}, alone);
+      REQUIRE(own.size() == 1);
+      CHECK(facts_json(*per_target[i].facts) == facts_json(*own[0].facts));
+    }
+  }
+}
+
+TEST_CASE("configurations parsed side by side give the findings of one at a time") {
+  std::string text = guarded_source();
+  fs::path file = write("kl_guarded.cu", text);
+  AnalysisSettings settings = testing::settings_for_archs({"7.5", "8.0", "8.6", "9.0", "10.0"});
+  Analyzer one_at_a_time(settings);
+  settings.configuration_threads = 2;
+  Analyzer side_by_side(settings);
+  FileAnalysis a = one_at_a_time.analyze_source(file, text);
+  FileAnalysis b = side_by_side.analyze_source(file, text);
+  CHECK(findings_json(a) == findings_json(b));
+  CHECK(facts_json(a.facts) == facts_json(b.facts));
+  CHECK(stages_named(b, "parse ") == 3);
+  CHECK(stages_named(b, "preprocess ") == 4);
+  CHECK(a.inputs == b.inputs);
 }

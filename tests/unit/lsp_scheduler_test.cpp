@@ -218,7 +218,7 @@ TEST_CASE("one document never has two analyses at once", "[scheduler]") {
   CHECK(results.versions().back() == 20);
 }
 
-TEST_CASE("adaptive debounce follows the document's analysis times", "[scheduler]") {
+TEST_CASE("adaptive debounce follows the document's edits, not its open", "[scheduler]") {
   FakeBackend backend;
   backend.delay_ms = 120;
   Results results;
@@ -226,11 +226,33 @@ TEST_CASE("adaptive debounce follows the document's analysis times", "[scheduler
   o.workers = 1;  // adaptive (no fixed value)
   DocumentScheduler scheduler(backend, o, callbacks(results));
   CHECK(scheduler.debounce_for("/w/a.cu") == 50ms);
-  scheduler.update(job(1, "a"), false);
+  // The open is analysed cold (no preamble yet): it says nothing about how long an edit takes.
+  scheduler.update(job(1, "a"), /*debounce=*/false);
+  REQUIRE(scheduler.wait_until_idle(5s));
+  CHECK(scheduler.debounce_for("/w/a.cu") == 50ms);
+  scheduler.update(job(2, "b"), /*debounce=*/true);
   REQUIRE(scheduler.wait_until_idle(5s));
   auto debounce = scheduler.debounce_for("/w/a.cu");
   CHECK(debounce >= 120ms);
   CHECK(debounce <= 500ms);
+}
+
+TEST_CASE("adaptive debounce follows an edit's first result, not its complete set", "[scheduler]") {
+  // A file parsed in several configurations: the first one's findings come at once, the rest
+  // 400 ms later. The user waits for the first; the next edit's delay must not grow to 400 ms.
+  FakeBackend backend;
+  backend.delay_ms = 400;
+  Results results;
+  kl::lsp::SchedulerOptions o;
+  o.workers = 1;
+  DocumentScheduler scheduler(backend, o, callbacks(results));
+  scheduler.update(job(1, "BUG\nEARLY\n"), false);
+  REQUIRE(scheduler.wait_until_idle(5s));
+  for (int v = 2; v <= 4; ++v) {
+    scheduler.update(job(v, "BUG\nEARLY\n" + std::to_string(v)), true);
+    REQUIRE(scheduler.wait_until_idle(5s));
+  }
+  CHECK(scheduler.debounce_for("/w/a.cu") < 200ms);
 }
 
 TEST_CASE("a SKILL.md is checked in process, never by the backend, and not behind its work", "[scheduler]") {
