@@ -86,7 +86,7 @@ struct MemoryAccess {
   // what the same lanes need without a conflict.
   uint32_t wavefronts = 0;
   uint32_t ideal_wavefronts = 0;
-  bool loop_fills_lane_gap = false;       // a loop index walks each lane through the gap (access_warp.h)
+  uint32_t loop_vector_width = 0;         // wavefronts counted for the vector an unrolled loop makes (access_warp.h)
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

@@ -291,7 +291,7 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
   m.active_lanes = w.active_lanes;
   m.wavefronts = w.wavefronts;
   m.ideal_wavefronts = w.ideal_wavefronts;
-  m.loop_fills_lane_gap = w.loop_fills_lane_gap;
+  m.loop_vector_width = w.loop_vector_width;
   m.block_shape = q.block.describe();
   m.gather_index = w.gather_index;
   m.window_shift = w.window_shift;

@@ -560,20 +560,24 @@ void simulate_row_starts(const WarpQuery& q, const Poly& offset, LaneEvaluator& 
   out.row_stride_text = q.atoms->print(shown);
 }
 
-// An unrolled loop whose index moves a lane by one element while adjacent lanes are a few
-// elements apart (`c_rd[k]` for k < 4 with lanes 16 bytes apart) is compiled into one vector
-// access per lane: its bank conflicts are the vector's, not the element's.
-bool loop_fills_lane_gap(const WarpQuery& q, const Poly& offset, const LaneEvaluator& ev, int64_t lane_stride) {
-  int64_t gap = lane_stride < 0 ? -lane_stride : lane_stride;
-  if (gap <= q.width || gap > 16 || gap % q.width != 0) return false;
+// The vector nvcc makes of an unrolled loop whose index moves each lane by one element
+// (`row[k]` for k < 4, `counts[t][i]` for i < 64): as wide as the lanes' own alignment allows,
+// at most 16 bytes. 0 when no loop index steps by one element, or the access cannot widen.
+uint32_t loop_vector_width(const WarpQuery& q, const Poly& offset, const LaneEvaluator& ev, int64_t lane_stride) {
+  if (q.width == 0 || q.width >= 16 || lane_stride == 0) return 0;
+  bool steps_by_element = false;
   for (AtomId a : offset.atoms()) {
     if ((*q.atoms)[a].kind != AtomKind::Induction) continue;
     Poly c = offset.derivative(a);
     if (c.is_zero() || c.mentions(a) || ev.lane_dependent(c)) continue;
     auto value = ev.eval_known(c);
-    if (value && (*value == Wide(q.width) || *value == -Wide(q.width))) return true;
+    if (value && *value == Wide(q.width)) steps_by_element = true;
   }
-  return false;
+  if (!steps_by_element) return 0;
+  int64_t gap = lane_stride < 0 ? -lane_stride : lane_stride;
+  uint32_t width = q.width;
+  while (width < 16 && gap % (2 * width) == 0) width *= 2;
+  return width > q.width ? width : 0;
 }
 
 }  // namespace
@@ -645,8 +649,22 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   }
   report_worst_warp(worst, out);
   if (out.pattern == LanePattern::Estimated && !q.shared) simulate_row_starts(q, offset, ev, simulator, warps, out);
-  if (out.pattern == LanePattern::Estimated && q.shared && out.lane_stride)
-    out.loop_fills_lane_gap = loop_fills_lane_gap(q, offset, ev, *out.lane_stride);
+  // Shared memory: an unrolled loop over a lane's consecutive elements is one vector access per
+  // lane (measured: 8-byte pairs of 72-byte structs conflict-free, 16-byte runs of 256-byte rows
+  // 8-way), whose wavefronts are what the warp pays.
+  if (out.pattern == LanePattern::Estimated && q.shared && out.lane_stride) {
+    if (uint32_t vector = loop_vector_width(q, offset, ev, *out.lane_stride)) {
+      WarpQuery widened = q;
+      widened.width = vector;
+      WarpSimulator wide(widened, offset, layout, guard_parts, ev);
+      WarpSim worst_vector;
+      if (simulate_block(wide, warps, worst_vector) == WarpOutcome::Simulated) {
+        out.wavefronts = worst_vector.wavefronts;
+        out.ideal_wavefronts = worst_vector.ideal_wavefronts;
+        out.loop_vector_width = vector;
+      }
+    }
+  }
   return out;
 }
 

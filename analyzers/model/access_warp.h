@@ -65,9 +65,10 @@ struct WarpEstimate {
   // the same lanes would need without a bank conflict.
   uint32_t wavefronts = 0;
   uint32_t ideal_wavefronts = 0;
-  // A loop index steps each lane through the gap to the next lane, one element at a time: an
-  // unrolled loop nvcc turns into one vector access per lane.
-  bool loop_fills_lane_gap = false;
+  // Shared memory: a loop index steps each lane through its consecutive elements, which an
+  // unrolled loop turns into one vector access per lane; the wavefronts above are then that
+  // vector's, `loop_vector_width` bytes per lane (0: no such loop).
+  uint32_t loop_vector_width = 0;
 
   // Row starts: a block or loop index whose coefficient in the address is known (`row * C` with
   // C = 50257 at every launch) moves the warp's first address by a known amount per step, so

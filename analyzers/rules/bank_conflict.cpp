@@ -9,8 +9,8 @@
 // or that comes from loaded data, not under a branch on loaded data, and not for atomics. Nor when
 // the access has siblings that fill its stride: `s[2 * t]` next to `s[2 * t + 1]` is compiled into
 // one 8-byte access per lane (measured: cuda-samples' fastWalshTransform, no excess wavefronts),
-// which no bank conflicts; nor when an unrolled loop walks each lane through that gap (`c_rd[k]`
-// for k < 4, lanes 16 bytes apart), which nvcc compiles into one vector access per lane.
+// which no bank conflicts. An unrolled loop over a lane's consecutive elements (`c_rd[k]` for
+// k < 4) is judged as the vector access nvcc makes of it (the model's loop_vector_width).
 #include <algorithm>
 #include <tuple>
 
@@ -36,7 +36,7 @@ namespace {
 
 bool conflicted(const MemoryAccess& a) {
   return a.space == MemorySpace::Shared && a.width > 0 && a.pattern == LanePattern::Estimated &&
-         !a.runtime_stride && !a.data_branch && !a.is_atomic && !a.loop_fills_lane_gap && a.ideal_wavefronts > 0 &&
+         !a.runtime_stride && !a.data_branch && !a.is_atomic && a.ideal_wavefronts > 0 &&
          a.wavefronts > a.ideal_wavefronts;
 }
 
@@ -90,7 +90,9 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   std::string what = a.is_store ? "store to" : "load from";
   std::string msg = "shared-memory bank conflict on the " + what + " `" + a.base_name + "`";
   std::string apart = lanes_apart(a);
-  if (!apart.empty()) msg += ": " + apart + " for " + std::to_string(a.width) + "-byte accesses";
+  uint32_t width = a.loop_vector_width ? a.loop_vector_width : a.width;
+  if (!apart.empty()) msg += ": " + apart + " for " + std::to_string(width) + "-byte accesses";
+  if (a.loop_vector_width) msg += " (the unrolled loop's " + std::to_string(a.width) + "-byte elements, one vector per lane)";
   if (!a.block_shape.empty() && a.lane_dimension != "threadIdx.x") msg += " (with " + a.block_shape + ")";
   msg += "; each warp request takes " + std::to_string(a.wavefronts) + " wavefronts where " +
          std::to_string(a.ideal_wavefronts) + " would do (" + std::to_string(degree) + "-way). " + fix_hint(a);

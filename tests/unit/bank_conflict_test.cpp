@@ -164,3 +164,26 @@ TEST_CASE("an unrolled loop that walks each lane through the gap is one vector a
       "void launch(float* o, const float4* i) { quads<<<1, 32>>>(o, i); }\n");
   CHECK(findings_of_rule(a, "bank-conflict").empty());
 }
+
+TEST_CASE("an unrolled loop over a lane's elements is judged as the vector nvcc makes of it") {
+  auto a = analyse(
+      "struct Vertex { float v[18]; };\n"
+      "__global__ void k(float* out, const float* in) {\n"
+      "  __shared__ Vertex verts[32];\n"
+      "  __shared__ int counts[33][64];\n"
+      "  int t = threadIdx.x;\n"
+      "  for (int j = 0; j < 18; ++j) verts[t].v[j] = in[j * 32 + t];\n"
+      "  for (int i = 0; i < 64; ++i) counts[t + 1][i] = 0;\n"
+      "  __syncthreads();\n"
+      "  out[t] = verts[t].v[2] + counts[t + 1][t];\n"
+      "}\n"
+      "void launch(float* o, const float* i) { k<<<1, 32>>>(o, i); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  // (0-based lines) 5: 8-byte pairs 72 bytes apart spread over all banks (measured clean);
+  // 6: 16-byte runs 256 bytes apart, 8-way per phase (measured); 8: single words 72 bytes apart.
+  std::vector<uint32_t> lines;
+  for (const auto* x : f) lines.push_back(x->location.range.start.line);
+  CHECK(lines == std::vector<uint32_t>{6, 8});
+  REQUIRE_FALSE(f.empty());
+  CHECK(contains(f[0]->message, "16-byte accesses (the unrolled loop's 4-byte elements, one vector per lane)"));
+}
