@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/shared_rows.h"
 #include "analyzers/model/safe_types.h"
 #include "analyzers/model/sibling_fields.h"
 
@@ -139,6 +140,7 @@ int AccessInterpreter::Impl::static_base(const clang::VarDecl* var) {
     space = MemorySpace::Local;
   }
   int id = add_base(var->getNameAsString(), space, alignment, std::nullopt, note);
+  if (space == MemorySpace::Shared) bases[id].row = shared_row_of(*var, ctx, view);
   static_bases[var] = id;
   return id;
 }

@@ -35,6 +35,16 @@ enum class AlignmentVerdict : uint8_t {
   Unknown,         // the base's alignment is unknown (a loaded pointer)
 };
 
+// The row of a `__shared__` array, for the padding fix: the innermost dimension's size as
+// written and the row's bytes. Known only for a static array of two or more dimensions that its
+// function uses through full subscripts alone (`tile[r][c]`), where one more element per row
+// moves no access but the ones it should (shared_rows.h).
+struct SharedRow {
+  Location size;          // `TILE` in `__shared__ float tile[TILE][TILE]`
+  std::string size_text;  // "TILE"
+  uint64_t bytes = 0;     // 128
+};
+
 struct MemoryAccess {
   Location location;                // the access expression: `in[i]`, `*p`, `p->x`, `__ldg(p + i)`
   std::string function;             // the function the expression is written in
@@ -86,6 +96,7 @@ struct MemoryAccess {
   // what the same lanes need without a conflict.
   uint32_t wavefronts = 0;
   uint32_t ideal_wavefronts = 0;
+  std::optional<SharedRow> shared_row;    // the array's row, when padding it is a safe edit
   uint32_t loop_vector_width = 0;         // wavefronts counted for the vector an unrolled loop makes (access_warp.h)
 
   // Alignment (vector accesses).

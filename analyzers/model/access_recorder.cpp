@@ -201,6 +201,7 @@ MemoryAccess AccessInterpreter::Impl::describe_access(const clang::Expr* e, cons
   m.is_atomic = atomic;
   m.space = base.space;
   m.base_name = base.name;
+  m.shared_row = base.row;
   m.type_name = t.getAsString(policy);
   m.field_of = field_of;
   if (m.field_of.empty() && t->isRecordType() && !is_vector_record(t)) m.field_of = m.type_name;

@@ -76,6 +76,7 @@ struct Base {
   uint64_t alignment = 0;  // proven; 0 unknown
   AtomId address = 0;
   std::string note;
+  std::optional<SharedRow> row;  // a `__shared__` array whose rows can be padded
 };
 
 struct LValue {

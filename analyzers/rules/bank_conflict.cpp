@@ -12,6 +12,7 @@
 // which no bank conflicts. An unrolled loop over a lane's consecutive elements (`c_rd[k]` for
 // k < 4) is judged as the vector access nvcc makes of it (the model's loop_vector_width).
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "analyzers/rules/rule.h"
@@ -85,6 +86,25 @@ std::string fix_hint(const MemoryAccess& a) {
          ", or swizzle the index with an XOR of the row.";
 }
 
+// `[TILE][TILE]` → `[TILE][TILE + 1]`, when the lanes walk a column (their stride is the row)
+// and a row is a whole number of bank rounds: one more element per row puts each row's column
+// in the next bank. Only for arrays the model found safe to pad (shared_rows.h).
+std::optional<Fix> padding_fix(const MemoryAccess& a) {
+  if (!a.shared_row || !a.lane_stride) return std::nullopt;
+  const SharedRow& row = *a.shared_row;
+  uint64_t stride = static_cast<uint64_t>(*a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride);
+  if (stride != row.bytes || row.bytes % 128 != 0) return std::nullopt;
+  bool literal = !row.size_text.empty() && row.size_text.size() < 9 &&
+                 row.size_text.find_first_not_of("0123456789") == std::string::npos;
+  bool simple = row.size_text.find_first_of("+-*/%<>?:&|^ ") == std::string::npos;
+  std::string padded = literal ? std::to_string(std::stoll(row.size_text) + 1)
+                               : (simple ? row.size_text : "(" + row.size_text + ")") + " + 1";
+  Fix fix;
+  fix.title = "Pad each row of `" + a.base_name + "` by one element ([" + padded + "])";
+  fix.edits.push_back({row.size.file, row.size.range, padded});
+  return fix;
+}
+
 Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   uint32_t degree = (a.wavefronts + a.ideal_wavefronts - 1) / a.ideal_wavefronts;
   std::string what = a.is_store ? "store to" : "load from";
@@ -101,6 +121,7 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
            (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
   Finding f = kBankConflictRule.finding(a.location, std::move(msg));
   for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  if (auto fix = padding_fix(a)) f.fixes.push_back(std::move(*fix));
   return f;
 }
 

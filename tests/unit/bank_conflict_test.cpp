@@ -187,3 +187,47 @@ TEST_CASE("an unrolled loop over a lane's elements is judged as the vector nvcc 
   REQUIRE_FALSE(f.empty());
   CHECK(contains(f[0]->message, "16-byte accesses (the unrolled loop's 4-byte elements, one vector per lane)"));
 }
+
+TEST_CASE("an unpadded tile read by column gets the padding fix; a tile also used flat does not") {
+  auto a = analyse(
+      "#define TILE 32\n"
+      "__global__ void t(float* out, const float* in, int n) {\n"
+      "  __shared__ float tile[TILE][TILE];\n"
+      "  __shared__ float flat[TILE][TILE];\n"
+      "  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * n + threadIdx.x];\n"
+      "  flat[threadIdx.y][threadIdx.x] = in[threadIdx.y * n + threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.y * n + threadIdx.x] = tile[threadIdx.x][threadIdx.y] + flat[threadIdx.x][threadIdx.y]\n"
+      "      + reinterpret_cast<float*>(flat)[threadIdx.x];\n"
+      "}\n"
+      "void launch(float* o, const float* i, int n) { t<<<1, dim3(32, 32)>>>(o, i, n); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  REQUIRE(f.size() == 2);
+  const Finding* on_tile = contains(f[0]->message, "`tile`") ? f[0] : f[1];
+  const Finding* on_flat = on_tile == f[0] ? f[1] : f[0];
+  REQUIRE(on_tile->fixes.size() == 1);
+  CHECK(on_tile->fixes[0].title == "Pad each row of `tile` by one element ([TILE + 1])");
+  REQUIRE(on_tile->fixes[0].edits.size() == 1);
+  const TextEdit& edit = on_tile->fixes[0].edits[0];
+  CHECK(edit.new_text == "TILE + 1");
+  CHECK(edit.range.start.line == 2);  // the declaration's second `TILE`
+  CHECK(edit.range.start.column == 30);
+  CHECK(edit.range.end.column == 34);
+  CHECK(on_flat->fixes.empty());  // a flat view of it would move with the padding
+}
+
+TEST_CASE("a literal row size is padded as a literal") {
+  auto a = analyse(
+      "__global__ void col(double* out, const double* in) {\n"
+      "  __shared__ double d[32][32];\n"
+      "  for (int r = 0; r < 32; ++r) d[r][threadIdx.x] = in[r * 32 + threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = d[threadIdx.x][3];\n"
+      "}\n"
+      "void launch(double* o, const double* i) { col<<<1, 32>>>(o, i); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  REQUIRE(f.size() == 1);
+  REQUIRE(f[0]->fixes.size() == 1);
+  CHECK(f[0]->fixes[0].title == "Pad each row of `d` by one element ([33])");
+  CHECK(f[0]->fixes[0].edits[0].new_text == "33");
+}
