@@ -15,6 +15,7 @@
 #include <optional>
 #include <tuple>
 
+#include "analyzers/rules/access_place.h"
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 #include "analyzers/rules/worst_per_key.h"
@@ -116,11 +117,9 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   if (!a.block_shape.empty() && a.lane_dimension != "threadIdx.x") msg += " (with " + a.block_shape + ")";
   msg += "; each warp request takes " + std::to_string(a.wavefronts) + " wavefronts where " +
          std::to_string(a.ideal_wavefronts) + " would do (" + std::to_string(degree) + "-way). " + fix_hint(a);
-  if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
-    msg += " (in " + kernels.front() +
-           (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
+  msg += kernels_suffix(a, kernels);
   Finding f = kBankConflictRule.finding(a.location, std::move(msg));
-  for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  add_call_chain(a, f);
   if (auto fix = padding_fix(a)) f.fixes.push_back(std::move(*fix));
   return f;
 }
@@ -128,17 +127,13 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
 // One finding per access place, from its worst record across the target archs' parses and the
 // kernels that reach it.
 void check_bank_conflict(const SourceInput& input, std::vector<Finding>& out) {
-  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
   auto worse = [](const MemoryAccess& a, const MemoryAccess& b) { return excess(a) > excess(b); };
-  WorstPerKey<Key, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (!conflicted(a) || has_fusable_siblings(a, target.facts->accesses)) continue;
-      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
-              a.location.range.end.line, a.location.range.end.column};
-      std::vector<std::string>& kernels = places.offer(key, a, worse).extra;
-      if (std::find(kernels.begin(), kernels.end(), a.kernel) == kernels.end()) kernels.push_back(a.kernel);
+      note_kernel(a, places.offer(place_of(a), a, worse).extra);
     }
   }
   for (const auto& entry : places.entries()) out.push_back(make(*entry.worst, entry.extra));

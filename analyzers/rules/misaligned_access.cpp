@@ -15,6 +15,7 @@
 //  - a base only guaranteed less than the width (a byte buffer in shared memory): information.
 #include <tuple>
 
+#include "analyzers/rules/access_place.h"
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 #include "analyzers/rules/worst_per_key.h"
@@ -101,25 +102,22 @@ Finding make(const MemoryAccess& a, const std::string& other_kernel) {
   if (!other_kernel.empty()) msg += " (in " + other_kernel + ")";
   Finding f = kMisalignedAccessRule.finding(a.location, std::move(msg));
   f.severity = severity;
-  for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  add_call_chain(a, f);
   return f;
 }
 
 // One finding per vector access place (its full range), from its worst record across the target
 // archs' parses.
 void check_misaligned_access(const SourceInput& input, std::vector<Finding>& out) {
-  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
   auto worse = [](const MemoryAccess& a, const MemoryAccess& b) {
     return rank(a.alignment) > rank(b.alignment);
   };
-  WorstPerKey<Key, MemoryAccess> places;
+  WorstPerKey<AccessPlace, MemoryAccess> places;
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (!a.vector_access || rank(a.alignment) == 0) continue;
-      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
-              a.location.range.end.line, a.location.range.end.column};
-      places.offer(key, a, worse);
+      places.offer(place_of(a), a, worse);
     }
   }
   for (const auto& place : places.entries()) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analyzers/rules/access_place.h"
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_input.h"
 #include "analyzers/rules/worst_per_key.h"
@@ -177,27 +178,22 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
     case Cause::Gather: msg = gather_message(a); break;
     default: msg = stride_message(a); break;
   }
-  if (kernels.size() > 1 || (!kernels.empty() && kernels.front() != a.function))
-    msg += " (in " + kernels.front() + (kernels.size() > 1 ? " and " + std::to_string(kernels.size() - 1) + " more" : "") + ")";
+  msg += kernels_suffix(a, kernels);
   Finding f = kUncoalescedAccessRule.finding(a.location, std::move(msg));
-  for (const auto& site : a.call_chain) f.notes.push_back({site, "called from here"});
+  add_call_chain(a, f);
   return f;
 }
 
 // One finding per access place (its full range), from its worst record across the target archs'
 // parses, naming every kernel the place was seen in.
 void check_uncoalesced_access(const SourceInput& input, std::vector<Finding>& out) {
-  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
   auto worse = [](const MemoryAccess& a, const MemoryAccess& b) { return severity_key(a) > severity_key(b); };
-  WorstPerKey<Key, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (cause_of(a) == Cause::None) continue;
-      Key key{a.location.file, a.location.range.start.line, a.location.range.start.column,
-              a.location.range.end.line, a.location.range.end.column};
-      std::vector<std::string>& kernels = places.offer(key, a, worse).extra;
-      if (std::find(kernels.begin(), kernels.end(), a.kernel) == kernels.end()) kernels.push_back(a.kernel);
+      note_kernel(a, places.offer(place_of(a), a, worse).extra);
     }
   }
   for (const auto& place : places.entries()) out.push_back(make(*place.worst, place.extra));
