@@ -31,6 +31,9 @@ void write_kernel_coverage(std::ostream& out, const analyzers::FileAnalysis& ana
                                  plural(kernel.global_loads, "load", "loads") + ", " +
                                  plural(kernel.global_stores, "store", "stores") + "), " +
                                  std::to_string(kernel.unjudged) + " unjudged";
+    if (kernel.shared_accesses > 0)
+      seen += "; " + plural(kernel.shared_accesses, "shared access", "shared accesses") + ", " +
+              std::to_string(kernel.shared_unjudged) + " unjudged";
     std::string where;
     if (!kernel.location.file.empty()) {
       where = " (";

@@ -20,7 +20,7 @@ nlohmann::json location_json(const analyzers::Location& location) {
 // judged".
 struct CoverageTotals {
   size_t kernels = 0, kernels_without_code = 0, kernels_with_global_accesses = 0, global_accesses = 0, unjudged = 0,
-         files_failed = 0;
+         shared_accesses = 0, shared_unjudged = 0, files_failed = 0;
 };
 
 CoverageTotals coverage_totals(const LintReport& report) {
@@ -33,6 +33,8 @@ CoverageTotals coverage_totals(const LintReport& report) {
       if (kernel.global_accesses() > 0) ++totals.kernels_with_global_accesses;
       totals.global_accesses += kernel.global_accesses();
       totals.unjudged += kernel.unjudged;
+      totals.shared_accesses += kernel.shared_accesses;
+      totals.shared_unjudged += kernel.shared_unjudged;
     }
   }
   return totals;
@@ -83,6 +85,8 @@ void write_json_report(const LintReport& report, std::ostream& out, const guidan
                                      {"kernels_with_global_accesses", coverage.kernels_with_global_accesses},
                                      {"global_accesses", coverage.global_accesses},
                                      {"accesses_unjudged", coverage.unjudged},
+                                     {"shared_accesses", coverage.shared_accesses},
+                                     {"shared_accesses_unjudged", coverage.shared_unjudged},
                                      {"seconds", report.seconds}}}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }

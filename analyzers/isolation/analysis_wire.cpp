@@ -206,6 +206,8 @@ json to_json_value(const KernelCoverage& c) {
           {"loads", c.global_loads},
           {"stores", c.global_stores},
           {"unjudged", c.unjudged},
+          {"shared", c.shared_accesses},
+          {"shared_unjudged", c.shared_unjudged},
           {"has_code", c.has_code}};
 }
 
@@ -216,6 +218,8 @@ KernelCoverage kernel_coverage_from(const json& j) {
   c.global_loads = j.at("loads").get<uint32_t>();
   c.global_stores = j.at("stores").get<uint32_t>();
   c.unjudged = j.at("unjudged").get<uint32_t>();
+  c.shared_accesses = j.value("shared", uint32_t{0});
+  c.shared_unjudged = j.value("shared_unjudged", uint32_t{0});
   c.has_code = j.at("has_code").get<bool>();
   return c;
 }

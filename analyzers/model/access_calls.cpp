@@ -67,6 +67,8 @@ Value AccessInterpreter::Impl::eval_call(const clang::CallExpr* call, Env& env) 
   if (callee && callee->isConstexpr() && is_integral_type(call->getType()))
     if (auto known = constant_value(call, ctx)) return Value::integer(Poly::constant(*known));
   std::string name = callee && callee->getIdentifier() ? callee->getName().str() : "";
+  if (!host_mode)
+    if (std::optional<Value> v = eval_barrier_call(call, env)) return *v;
   if (!name.empty() && !host_mode)
     if (std::optional<Value> v = eval_memory_intrinsic(call, name, env)) return *v;
   if (std::optional<Value> v = eval_compiler_builtin(call, name, env)) return *v;
@@ -171,9 +173,18 @@ Value AccessInterpreter::Impl::eval_opaque_call(const clang::CallExpr* call, con
   if (auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
     v = max_variation(v, variation_of(eval_implicit_object(member, env)));
   if (!host_mode) record_library_call(call, callee, args, values, env);
-  if (callee && callee->isNoReturn()) env.dead = true;
-  if (name == "__trap" || name == "__assert_fail" || name == "__builtin_unreachable" || name == "abort")
+  // A CUB block primitive whose body the parse does not hold (headers precompiled without
+  // function bodies) may synchronise the block: no race is looked for across it.
+  if (!host_mode && callee && library_block_primitive(*callee))
+    pass_barrier(call->getSourceRange(), BarrierScope::Subset, "", env);
+  // So may a call the parse cannot resolve (a dependent call in a template analysed as written,
+  // `Block_reduce(temp).Reduce(…)` with Block_reduce a dependent type).
+  if (!host_mode && !callee) pass_barrier(call->getSourceRange(), BarrierScope::Subset, "", env);
+  if ((callee && callee->isNoReturn()) || name == "__trap" || name == "__assert_fail" ||
+      name == "__builtin_unreachable" || name == "abort") {
     env.dead = true;
+    env.exited = true;
+  }
   clang::QualType t = call->getType();
   if (host_mode && is_pointer_type(t)) {
     // A pointer a host function gets back (an allocation, a tensor's data): assumed to start
@@ -209,6 +220,11 @@ Value AccessInterpreter::Impl::inline_call(const clang::CallExpr* call, const cl
   Env callee_env;
   callee_env.facts = env.facts;
   callee_env.guards = env.guards;
+  callee_env.caller_data_branch = env.data_branch || env.caller_data_branch;
+  callee_env.divergent = env.divergent;
+  callee_env.uniform_tests = env.uniform_tests;
+  callee_env.since_barrier = env.since_barrier;
+  callee_env.loop_prefix_open = env.loop_prefix_open;
   std::vector<const clang::VarDecl*> out_params;
   unsigned first_arg = 0;
   if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(definition)) first_arg = 1;
@@ -227,8 +243,13 @@ Value AccessInterpreter::Impl::inline_call(const clang::CallExpr* call, const cl
   frame.returns_reference = is_reference_type(definition->getReturnType());
   frames.push_back(frame);
   exec(definition->getBody(), callee_env);
+  if (!callee_env.dead) leave_frame(callee_env);
   Frame done = std::move(frames.back());
   frames.pop_back();
+  if (done.left) {
+    env.since_barrier = std::move(done.touches_left);
+    env.loop_prefix_open = std::move(done.prefix_open_left);
+  }
   if (done.returns.empty()) {
     if (is_integral_type(definition->getReturnType())) return opaque(Variation::Varying, text_of(call));
     return Value::none(Variation::Varying);

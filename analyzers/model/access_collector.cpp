@@ -157,8 +157,8 @@ KernelLaunchFacts merge(const std::vector<const LaunchObservation*>& observation
 
 }  // namespace
 
-std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, const SourceView& view,
-                                                  const ModelOptions& options) {
+void collect_memory_accesses(clang::ASTContext& context, const SourceView& view, const ModelOptions& options,
+                             UnitFacts& unit) {
   AccessScope scope(view);
   // Only the user's declarations: CUDA's and the C++ library's headers hold no kernels to
   // analyse, and walking them (with their template instantiations) would cost more than the model.
@@ -192,11 +192,18 @@ std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, co
   std::map<const clang::FunctionDecl*, std::vector<const LaunchObservation*>> by_kernel;
   for (const auto& o : observations) by_kernel[o.kernel].push_back(&o);
 
-  std::vector<MemoryAccess> accesses;
+  std::vector<MemoryAccess>& accesses = unit.accesses;
+  // KERNEL_LSP_DISABLE_SYNC_MODEL=1 leaves barriers and races out (for measuring their cost:
+  // bench/lsp runs with and without it).
+  static const bool sync_disabled = [] {
+    const char* v = std::getenv("KERNEL_LSP_DISABLE_SYNC_MODEL");
+    return v && *v && std::string(v) != "0";
+  }();
   for (const clang::FunctionDecl* kernel : scope.kernels) {
     auto it = by_kernel.find(kernel->getCanonicalDecl());
     KernelLaunchFacts facts = it == by_kernel.end() ? KernelLaunchFacts{} : merge(it->second);
-    interpreter.analyse_kernel(*kernel, facts, accesses);
+    interpreter.analyse_kernel(*kernel, facts, accesses, sync_disabled ? nullptr : &unit.barriers,
+                               sync_disabled ? nullptr : &unit.shared_hazards);
   }
   // KERNEL_LSP_DUMP_ACCESSES=1: one line per record on stderr, for developing the model.
   if (const char* dump = std::getenv("KERNEL_LSP_DUMP_ACCESSES"); dump && *dump && *dump != '0') {
@@ -210,7 +217,6 @@ std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, co
                    static_cast<int>(a.alignment), a.alignment_condition.c_str());
     }
   }
-  return accesses;
 }
 
 }  // namespace kl::analyzers

@@ -18,7 +18,8 @@ namespace kl::analyzers {
 
 class SourceView;
 
-std::vector<MemoryAccess> collect_memory_accesses(clang::ASTContext& context, const SourceView& view,
-                                                  const ModelOptions& options);
+// Fills facts.accesses, facts.barriers and facts.shared_hazards.
+void collect_memory_accesses(clang::ASTContext& context, const SourceView& view, const ModelOptions& options,
+                             UnitFacts& facts);
 
 }  // namespace kl::analyzers

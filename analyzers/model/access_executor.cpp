@@ -193,14 +193,15 @@ void AccessInterpreter::Impl::exec(const clang::Stmt* s, Env& env) {
   }
   if (auto* ifs = llvm::dyn_cast<clang::IfStmt>(s)) return exec_if(ifs, env);
   if (auto* fors = llvm::dyn_cast<clang::ForStmt>(s)) {
-    return exec_loop(fors->getInit(), fors->getConditionVariableDeclStmt(), fors->getCond(), fors->getInc(),
+    return exec_loop(fors, fors->getInit(), fors->getConditionVariableDeclStmt(), fors->getCond(), fors->getInc(),
                      fors->getBody(), env);
   }
   if (auto* whiles = llvm::dyn_cast<clang::WhileStmt>(s)) {
-    return exec_loop(nullptr, whiles->getConditionVariableDeclStmt(), whiles->getCond(), nullptr, whiles->getBody(), env);
+    return exec_loop(whiles, nullptr, whiles->getConditionVariableDeclStmt(), whiles->getCond(), nullptr,
+                     whiles->getBody(), env);
   }
   if (auto* dos = llvm::dyn_cast<clang::DoStmt>(s)) {
-    return exec_loop(nullptr, nullptr, dos->getCond(), nullptr, dos->getBody(), env);
+    return exec_loop(dos, nullptr, nullptr, dos->getCond(), nullptr, dos->getBody(), env);
   }
   if (auto* range = llvm::dyn_cast<clang::CXXForRangeStmt>(s)) {
     Env body = env;
@@ -242,6 +243,8 @@ void AccessInterpreter::Impl::exec_return(const clang::ReturnStmt* ret, Env& env
   } else if (ret->getRetValue()) {
     eval(ret->getRetValue(), env);
   }
+  if (!frames.empty()) leave_frame(env);
+  env.exited = frames.empty();
   env.dead = true;
 }
 
@@ -339,14 +342,29 @@ void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
     if (const clang::Stmt* taken = *known ? ifs->getThen() : ifs->getElse()) exec(taken, env);
     return;
   }
-  eval(ifs->getCond(), env);
+  Value cond = eval(ifs->getCond(), env);
   Env t = env, f = env;
   assume(ifs->getCond(), true, t);
   assume(ifs->getCond(), false, f);
+  note_divergence(ifs->getCond(), cond, DivergentCondition::Kind::Branch, env, t);
+  note_divergence(ifs->getCond(), cond, DivergentCondition::Kind::Branch, env, f, false);
+  note_uniform_test(ifs->getCond(), cond, env, t, f);
   exec(ifs->getThen(), t);
   if (ifs->getElse()) exec(ifs->getElse(), f);
   bool data_branch = env.data_branch;
+  std::vector<DivergentCondition> divergent_before = env.divergent;
+  std::vector<interpreter::UniformTest> tests_before = env.uniform_tests;
+  bool some_exited = (t.dead && t.exited) || (f.dead && f.exited);
+  bool one_left = t.dead != f.dead;
   env = join(t, f);
+  // Where both branches go on, the threads they split meet again. Where one ended the path, the
+  // threads that took it are gone (returned) or elsewhere (break, continue): the split holds.
+  if (!one_left) {
+    env.divergent = std::move(divergent_before);
+    env.uniform_tests = std::move(tests_before);
+  } else if (some_exited && !env.dead) {
+    note_exit(ifs->getCond(), env);
+  }
   // Past the if, every lane that reached it runs again (an early `return` on data still leaves
   // the rest to the lanes whose data said so, but which ones is as unknown as before it).
   env.data_branch = data_branch;
@@ -387,6 +405,10 @@ void AccessInterpreter::Impl::collect_modifications(const clang::Stmt* s,
           m.simple_step = true;
           m.step = bin->getRHS();
           m.negative = bin->getOpcode() == clang::BO_SubAssign;
+        } else if (bin->getOpcode() == clang::BO_ShrAssign || bin->getOpcode() == clang::BO_DivAssign ||
+                   bin->getOpcode() == clang::BO_ShlAssign || bin->getOpcode() == clang::BO_MulAssign) {
+          m.geometric = bin->getOpcode();
+          m.step = bin->getRHS();
         } else if (bin->getOpcode() == clang::BO_Assign) {
           auto* rhs = llvm::dyn_cast<clang::BinaryOperator>(bin->getRHS()->IgnoreParenImpCasts());
           if (rhs && (rhs->getOpcode() == clang::BO_Add || rhs->getOpcode() == clang::BO_Sub)) {
@@ -433,9 +455,9 @@ bool AccessInterpreter::Impl::mentions_any(const clang::Stmt* s,
 // given a uniform stand-in thread-dependent, the iteration is walked again (its records and
 // launches dropped) with a varying one. After the loop: the state at the head of some iteration,
 // with the facts and guards from before the loop.
-void AccessInterpreter::Impl::exec_loop(const clang::Stmt* init, const clang::DeclStmt* cond_var,
-                                        const clang::Expr* cond, const clang::Expr* inc,
-                                        const clang::Stmt* body, Env& env) {
+void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::Stmt* init,
+                                        const clang::DeclStmt* cond_var, const clang::Expr* cond,
+                                        const clang::Expr* inc, const clang::Stmt* body, Env& env) {
   if (init) exec(init, env);
   std::set<const clang::Stmt*> top_level = loop_top_level(inc, body);
   std::map<const clang::VarDecl*, Modification> mods;
@@ -445,13 +467,21 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* init, const clang::De
 
   std::map<const clang::VarDecl*, Variation> havoc_variation;
   for (int attempt = 0; attempt < 2; ++attempt) {
+    geometric_candidates.clear();
     size_t records_before = out ? out->size() : 0;
     size_t launches_before = launches ? launches->size() : 0;
+    size_t barriers_before = barrier_out ? barrier_out->size() : 0;
+    size_t hazards_before = hazard_out ? hazard_out->size() : 0;
+    size_t atoms_before = atoms.size();
     Env entry = env;
     for (const auto& [var, m] : mods) enter_loop_variable(var, m, mods, entry, havoc_variation);
+    note_trip_counts(cond, entry, atoms_before);
+    note_sequences(cond, entry, atoms_before);
     Env body_env = entry;
     if (cond_var) exec(cond_var, body_env);
-    if (cond) eval(cond, body_env);
+    Value cond_value;
+    if (cond) cond_value = eval(cond, body_env);
+    begin_loop_sync(loop, atoms_before, cond, cond_value, body_env);
     exec(body, body_env);
     body_env.dead = false;
     if (inc) eval(inc, body_env);
@@ -459,12 +489,17 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* init, const clang::De
     if (again && attempt == 0) {
       if (out) out->resize(records_before);
       if (launches) launches->resize(launches_before);
+      if (barrier_out) barrier_out->resize(barriers_before);
+      if (hazard_out) hazard_out->resize(hazards_before);
+      loop_sync.pop_back();
       continue;
     }
     // After the loop: the state at the head of some iteration, with the pre-loop facts.
     Env after = entry;
     after.facts = env.facts;
     after.guards = env.guards;
+    after.divergent = env.divergent;
+    end_loop_sync(body_env, after);
     env = std::move(after);
     return;
   }
@@ -536,7 +571,16 @@ void AccessInterpreter::Impl::enter_loop_variable(
   Variation hv = variation_of(v);
   if (auto h = havoc_variation.find(var); h != havoc_variation.end()) hv = max_variation(hv, h->second);
   havoc_variation[var] = hv;
+  std::optional<int64_t> start;
+  if (v.kind == Value::Kind::Int)
+    if (auto known = with_launch_constants(atoms, with_known_values(v.form, entry.facts))) start = known->constant_value();
   if (v.kind == Value::Kind::Int) v = opaque(hv, var->getNameAsString());
+  // A uniform variable stepped geometrically from a known start: its values per iteration are
+  // computed once the loop's condition is known (note_sequences).
+  if (v.kind == Value::Kind::Int && hv == Variation::Uniform && start && m.count == 1 && m.top_level &&
+      !m.address_taken && m.geometric != clang::BO_Comma && m.step)
+    if (auto factor = constant_value(m.step, ctx); factor && *factor > 0)
+      geometric_candidates[v.form.terms()[0].atoms[0]] = {*start, m.geometric, *factor};
   else if (v.kind == Value::Kind::Pointer) v.form = opaque(hv, var->getNameAsString()).form;
   else v = Value::none(hv);
 }

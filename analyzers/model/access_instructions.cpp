@@ -90,11 +90,18 @@ void AccessInterpreter::Impl::exec_asm(const clang::GCCAsmStmt* statement, Env& 
       havoc(lv.var, env);
     }
   }
+
+  // `bar.sync 0;`, `barrier.sync.aligned 0;` (access_sync.cpp).
+  if (literal && literal->getCharByteWidth() == 1) {
+    std::string spelling;
+    if (BarrierScope scope = ptx_barrier(literal->getString(), spelling); scope != BarrierScope::None)
+      pass_barrier(statement->getSourceRange(), scope, "`" + spelling + "`", env, ptx_barrier_aligned(spelling));
+  }
 }
 
 void AccessInterpreter::Impl::record_instruction(const clang::Expr* operand, const Value& address, uint32_t width,
                                                  PtxMemoryAccess::Kind kind, const std::string& instruction,
-                                                 const Env& env) {
+                                                 Env& env) {
   clang::QualType type = unsigned_of_bytes(width);
   if (type.isNull()) {
     record_untracked(operand->getSourceRange(), kind, width, instruction, "`" + text_of(operand) + "`", env);
@@ -126,12 +133,15 @@ void AccessInterpreter::Impl::record_untracked(clang::SourceRange where, PtxMemo
 
 void AccessInterpreter::Impl::record_library_call(const clang::Expr* call, const clang::FunctionDecl* callee,
                                                   const std::vector<const clang::Expr*>& args,
-                                                  const std::vector<Value>& values, const Env& env) {
+                                                  const std::vector<Value>& values, Env& env) {
   if (quiet || host_mode || !out || env.dead || !callee) return;
   const clang::FunctionDecl* definition = callee->getDefinition();
   // The user's own functions are the interpreter's to follow (past the inlining depth, unseen).
   if (!definition || !definition->hasBody() || view.is_user_location(definition->getLocation())) return;
   const LibraryAccesses& summary = library.of(*definition);
+  if (summary.synchronizes != BarrierScope::None)
+    pass_barrier(call->getSourceRange(), summary.synchronizes,
+                 "`" + definition->getNameAsString() + "` (it synchronises the block)", env);
   if (summary.empty()) return;
   std::string callee_name = definition->getNameAsString();
   for (const ParameterAccess& access : summary.through_parameters) {

@@ -43,6 +43,13 @@ void AccessInterpreter::Impl::reset() {
   for (auto& t : thread) t = UINT32_MAX;
   for (auto& b : block_dim) b = UINT32_MAX;
   block = BlockShape();
+  loop_sync.clear();
+  touch_serial = 0;
+  trip_counts.clear();
+  sequences.clear();
+  next_of_sequence.clear();
+  geometric_candidates.clear();
+  hazards_seen.clear();
 }
 
 // ------------------------------------------------------------------ atoms and bases
@@ -214,10 +221,13 @@ void AccessInterpreter::Impl::bind_parameters(const clang::FunctionDecl& f, Env&
 
 void AccessInterpreter::Impl::analyse_kernel(const clang::FunctionDecl& kernel,
                                              const KernelLaunchFacts& facts,
-                                             std::vector<MemoryAccess>& sink) {
+                                             std::vector<MemoryAccess>& sink, std::vector<BarrierRecord>* barriers,
+                                             std::vector<SharedHazard>* hazards) {
   reset();
   host_mode = false;
   out = &sink;
+  barrier_out = barriers;
+  hazard_out = hazards;
   launches = nullptr;
   launch_facts = &facts;
   kernel_name = function_display_name(kernel);
@@ -230,9 +240,13 @@ void AccessInterpreter::Impl::analyse_kernel(const clang::FunctionDecl& kernel,
   for (int d = 0; d < 3; ++d)
     if (facts.block[d]) env.facts.add_value(block_dim[d], *facts.block[d]);
   size_t first = sink.size();
+  size_t first_barrier = barriers ? barriers->size() : 0;
   exec(kernel.getBody(), env);
+  if (barriers) mark_others_wait(*barriers, first_barrier);
   merge_sibling_fields(sink, first);
   out = nullptr;
+  barrier_out = nullptr;
+  hazard_out = nullptr;
   launch_facts = nullptr;
 }
 
@@ -260,8 +274,9 @@ AccessInterpreter::AccessInterpreter(clang::ASTContext& context, const SourceVie
 AccessInterpreter::~AccessInterpreter() = default;
 
 void AccessInterpreter::analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& launches,
-                                       std::vector<MemoryAccess>& out) {
-  impl_->analyse_kernel(kernel, launches, out);
+                                       std::vector<MemoryAccess>& out, std::vector<BarrierRecord>* barriers,
+                                       std::vector<SharedHazard>* hazards) {
+  impl_->analyse_kernel(kernel, launches, out, barriers, hazards);
 }
 
 void AccessInterpreter::observe_launches(const clang::FunctionDecl& host,

@@ -60,8 +60,10 @@ class AccessInterpreter {
   AccessInterpreter& operator=(const AccessInterpreter&) = delete;
 
   // Analyse a kernel (a plain kernel, an instantiation, or an uninstantiated pattern).
+  // Barriers and shared-memory races go to `barriers` and `hazards` when given.
   void analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& launches,
-                      std::vector<MemoryAccess>& out);
+                      std::vector<MemoryAccess>& out, std::vector<BarrierRecord>* barriers = nullptr,
+                      std::vector<SharedHazard>* hazards = nullptr);
   // Walk a host function and report each kernel launch it makes, following calls into the
   // host functions of `inlinable` (those that lead to launches) with the caller's arguments.
   void observe_launches(const clang::FunctionDecl& host, const std::set<const clang::FunctionDecl*>& inlinable,

@@ -12,6 +12,8 @@
 //   access_recorder.cpp     record: MemoryAccess, coalescing and alignment verdicts
 //   access_instructions.cpp accesses written as text or hidden in libraries: inline PTX, calls
 //                           into CUTLASS/CuTe/CUDA headers (library_accesses.h)
+//   access_sync.cpp         barriers, the conditions that make threads of a block disagree,
+//                           shared accesses between barriers and the races among them
 //
 // Contracts every part keeps:
 // - Bounded work. eval and exec count one step each (kMaxSteps per analysed function; past it
@@ -48,9 +50,11 @@
 #include "analyzers/model/access_values.h"
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/affine_form.h"
+#include "analyzers/model/barrier_calls.h"
 #include "analyzers/model/library_accesses.h"
 #include "analyzers/model/ptx_text.h"
 #include "analyzers/model/safe_types.h"
+#include "analyzers/model/shared_hazards.h"
 
 namespace clang {
 class AbstractConditionalOperator;
@@ -109,6 +113,8 @@ struct Modification {
   const clang::Expr* step = nullptr;  // e (nullptr for ++/--)
   bool negative = false;
   bool address_taken = false;
+  // `v >>= c`, `v /= c`, `v <<= c`, `v *= c`: a geometric step (the reduction tree's stride).
+  clang::BinaryOperatorKind geometric = clang::BO_Comma;  // BO_Comma: none
 };
 
 // threadIdx, blockIdx, blockDim, gridDim: `which` 0..3.
@@ -152,6 +158,8 @@ struct AccessInterpreter::Impl {
   std::vector<Frame> frames;                           // inlined calls, innermost last
   std::vector<MemoryAccess>* out = nullptr;            // kernels: where records go
   std::vector<LaunchObservation>* launches = nullptr;  // host functions: where launches go
+  std::vector<BarrierRecord>* barrier_out = nullptr;   // kernels: barriers and their conditions
+  std::vector<SharedHazard>* hazard_out = nullptr;     // kernels: shared-memory races
   bool host_mode = false;
   int quiet = 0;
   size_t steps = 0;
@@ -162,6 +170,31 @@ struct AccessInterpreter::Impl {
   AtomId block_dim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   const KernelLaunchFacts* launch_facts = nullptr;
   const std::set<const clang::FunctionDecl*>* host_inlinable = nullptr;
+
+  // Synchronisation (access_sync.cpp). One LoopSync per loop being walked, outermost first.
+  struct LoopSync {
+    std::vector<interpreter::SharedTouchRef> prefix;  // shared accesses before the body's first barrier
+    std::set<AtomId> induction;                       // the loop's iteration atoms
+    Location where;
+    bool barrier = false;                             // some path through the body passes a block barrier
+    // The loop condition's thread-index guards (the body runs only where they hold), and whether
+    // it varies per thread in a way no guard says (then the body's accesses are not judged).
+    std::vector<LaneGuard> guards;
+    bool unjudged_condition = false;
+  };
+  std::vector<LoopSync> loop_sync;
+  uint32_t touch_serial = 0;
+  std::map<AtomId, int64_t> trip_counts;              // iteration atom -> the loop's known trip count
+  // Loop variables stepped geometrically (`stride >>= 1`): their value in each iteration.
+  std::map<AtomId, LoopSequence> sequences;
+  struct GeometricStep {
+    int64_t start = 0;
+    clang::BinaryOperatorKind op = clang::BO_Comma;
+    int64_t factor = 1;
+  };
+  std::map<AtomId, GeometricStep> geometric_candidates;  // of the loop being entered
+  std::map<AtomId, AtomId> next_of_sequence;             // a geometric variable -> its next value
+  std::set<std::pair<uint32_t, uint32_t>> hazards_seen;  // touch serials already compared
 
   // Kept for the whole parse: what each library function reached does to global memory.
   LibraryAccessSummaries library;
@@ -177,7 +210,8 @@ struct AccessInterpreter::Impl {
 
   void reset();
   void analyse_kernel(const clang::FunctionDecl& kernel, const KernelLaunchFacts& facts,
-                      std::vector<MemoryAccess>& sink);
+                      std::vector<MemoryAccess>& sink, std::vector<BarrierRecord>* barriers,
+                      std::vector<SharedHazard>* hazards);
   void observe_launches(const clang::FunctionDecl& host,
                         const std::set<const clang::FunctionDecl*>& inlinable,
                         std::vector<LaunchObservation>& sink);
@@ -307,9 +341,9 @@ struct AccessInterpreter::Impl {
   // `args`/`values`: the call's arguments that bind the callee's parameters, in order.
   void record_library_call(const clang::Expr* call, const clang::FunctionDecl* callee,
                            const std::vector<const clang::Expr*>& args, const std::vector<Value>& values,
-                           const Env& env);
+                           Env& env);
   void record_instruction(const clang::Expr* operand, const Value& address, uint32_t width,
-                          PtxMemoryAccess::Kind kind, const std::string& instruction, const Env& env);
+                          PtxMemoryAccess::Kind kind, const std::string& instruction, Env& env);
   // A global access whose address the model does not know: seen, not judged.
   void record_untracked(clang::SourceRange where, PtxMemoryAccess::Kind kind, uint32_t width,
                         const std::string& instruction, const std::string& via, const Env& env);
@@ -340,8 +374,8 @@ struct AccessInterpreter::Impl {
   // return). Afterwards the variables the body assigns are unknown.
   void exec_switch(const clang::SwitchStmt* sw, Env& env);
   void exec_if(const clang::IfStmt* ifs, Env& env);
-  void exec_loop(const clang::Stmt* init, const clang::DeclStmt* cond_var, const clang::Expr* cond,
-                 const clang::Expr* inc, const clang::Stmt* body, Env& env);
+  void exec_loop(const clang::Stmt* loop, const clang::Stmt* init, const clang::DeclStmt* cond_var,
+                 const clang::Expr* cond, const clang::Expr* inc, const clang::Stmt* body, Env& env);
   // Loop analysis. collect_modifications and mentions_any only read the AST; enter_loop_variable
   // evaluates a step (quietly) before it takes a reference into entry.vars, and
   // advance_induction only adds atoms.
@@ -358,6 +392,50 @@ struct AccessInterpreter::Impl {
   bool raise_stand_ins(const Env& body_env,
                        std::map<const clang::VarDecl*, Variation>& havoc_variation) const;
 
+  // ---------------------------------------------------------------- synchronisation (access_sync.cpp)
+  // A barrier ends the interval in which shared accesses can race (env.since_barrier is
+  // cleared) and is recorded with the path's divergent conditions. Branches and loops whose
+  // condition varies across the block's threads add to env.divergent (note_divergence); a
+  // shared access is compared with the path's earlier ones since the last barrier and appended
+  // (touch_shared). Loops compare the accesses at the end of an iteration with those at the
+  // start of the next (end_loop_sync). Nothing is recorded while quiet or in host code.
+
+  // __syncthreads*, __syncwarp, cooperative groups' sync, cuda::barrier::arrive_and_wait. A call
+  // into library code that synchronises (a CUB block primitive) passes a barrier too.
+  std::optional<Value> eval_barrier_call(const clang::CallExpr* call, Env& env);
+  void pass_barrier(clang::SourceRange where, BarrierScope scope, const std::string& spelling, Env& env,
+                    bool aligned = true);
+  // After a kernel's walk: a divergent barrier whose skipping threads reach a later barrier.
+  static void mark_others_wait(std::vector<BarrierRecord>& barriers, size_t first);
+  // A path leaves the innermost inlined call: its unsynchronised accesses go back to the caller.
+  void leave_frame(const Env& env);
+  // `path` is `before` with the condition assumed (its thread-index guards added).
+  void note_divergence(const clang::Expr* cond, const Value& value, DivergentCondition::Kind kind, const Env& before,
+                       Env& path, bool truth = true);
+  // A block-uniform `if`: its outcome on each branch (t true, f false), for the race check.
+  void note_uniform_test(const clang::Expr* cond, const Value& value, const Env& before, Env& t, Env& f);
+  // Past an `if` one of whose branches ended the path: the threads that took it are gone.
+  void note_exit(const clang::Expr* cond, Env& env);
+  // What the enumeration of the block's threads knows on a path (shared_hazards.h).
+  HazardDomain hazard_domain(const PathFacts& facts) const;
+  void touch_shared(const MemoryAccess& m, int base_index, const Poly& offset, uint32_t width, Env& env);
+  void compare_touches(const interpreter::SharedTouch& first, const interpreter::SharedTouch& second,
+                       const Env& env, const LoopSync* carried_by);
+  // Loops: entered with the body's first environment, left with the body's last.
+  void begin_loop_sync(const clang::Stmt* loop, size_t first_new_atom, const clang::Expr* cond,
+                       const Value& cond_value, Env& body_env);
+  // A loop whose condition varies across the block: does its trip count (`i = tid; i < n;
+  // i += blockDim.x` is uniform when n is a multiple of blockDim.x)?
+  void note_loop_divergence(const clang::Expr* cond, const Value& cond_value, Env& body_env);
+  void end_loop_sync(const Env& body_end, Env& after);
+  // The trip counts a loop condition fixes for the iteration atoms added since `first_new_atom`.
+  void note_trip_counts(const clang::Expr* cond, const Env& entry, size_t first_new_atom);
+  // The values of the loop's geometric variables (geometric_candidates) while `cond` holds, under
+  // a new iteration atom with that trip count.
+  void note_sequences(const clang::Expr* cond, const Env& entry, size_t first_new_atom);
+  // A stand-in for a geometric variable's value one iteration later (interned).
+  AtomId next_in_sequence(AtomId g);
+
   // ---------------------------------------------------------------- records (access_recorder.cpp)
   // record: appends one MemoryAccess to *out for a load or store of `type` at `address`, when
   // it is in the user's code, into shared or global memory, and not quiet or host mode. Reads
@@ -365,7 +443,7 @@ struct AccessInterpreter::Impl {
   // sizeof atom).
 
   void record(const clang::Expr* e, const Value& address, clang::QualType type, bool store, bool atomic,
-              const Env& env, const std::string& field_of = "");
+              Env& env, const std::string& field_of = "");
   MemoryAccess describe_access(const clang::Expr* e, const Base& base, clang::QualType t, bool store,
                                bool atomic, const std::string& field_of) const;
   // A record placed at `where`: location, function, kernel and call chain.

@@ -222,8 +222,13 @@ Value AccessInterpreter::Impl::read(const LValue& lv, const clang::Expr* e, Env&
         int id = add_base(text_of(e), MemorySpace::Global, 0, std::nullopt);
         return Value::pointer(id, Poly());
       }
-      if (t->isIntegralOrEnumerationType() || t->isDependentType())
+      if (t->isIntegralOrEnumerationType() || t->isDependentType()) {
+        // A thread's own array (`int ranks[8]` filled by a sort) holds per-thread values even at
+        // a uniform index.
+        if (lv.address.base >= 0 && bases[lv.address.base].space == MemorySpace::Local)
+          return opaque(Variation::Varying, text_of(e), Congruence::unknown(), false, /*loaded=*/true);
         return interpreter::loaded_integer(atoms, lv.address, text_of(e));
+      }
       return Value::none(v);
     }
     case LValue::Kind::Field: {

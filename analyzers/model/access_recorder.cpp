@@ -141,7 +141,7 @@ std::string condition_text(const std::vector<std::pair<std::string, int64_t>>& c
 }  // namespace
 
 void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address, clang::QualType type,
-                                     bool store, bool atomic, const Env& env, const std::string& field_of) {
+                                     bool store, bool atomic, Env& env, const std::string& field_of) {
   if (quiet || host_mode || !out || env.dead) return;
   if (address.kind != Value::Kind::Pointer || address.base < 0) return;
   // Held to the end: nothing below adds a base.
@@ -160,6 +160,8 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   if ((base.space == MemorySpace::Global || base.space == MemorySpace::Shared) && width > 0)
     estimate_coalescing(base, offset, width, size, env, m);
   if (!field_of.empty()) describe_element(e, address, m);
+  if (base.space == MemorySpace::Shared && width > 0)
+    touch_shared(m, address.base, offset, static_cast<uint32_t>(width), env);
 
   // Vector types, and anything reached through a cast to an 8- or 16-byte type (a cast to a
   // 4-byte float from a byte buffer is a scalar access, out of this rule's scope).

@@ -101,11 +101,27 @@ Env join(AtomTable& atoms, const Env& a, const Env& b) {
   }
   out.facts = PathFacts::join(a.facts, b.facts);
   out.data_branch = a.data_branch || b.data_branch;
+  out.caller_data_branch = a.caller_data_branch || b.caller_data_branch;
   for (const auto& g : a.guards) {
     bool both = std::any_of(b.guards.begin(), b.guards.end(),
                             [&](const LaneGuard& h) { return h.op == g.op && h.form == g.form; });
     if (both) out.guards.push_back(g);
   }
+  for (const auto& u : a.uniform_tests)
+    if (std::find(b.uniform_tests.begin(), b.uniform_tests.end(), u) != b.uniform_tests.end())
+      out.uniform_tests.push_back(u);
+  for (const auto& c : a.divergent)
+    if (std::find(b.divergent.begin(), b.divergent.end(), c) != b.divergent.end()) out.divergent.push_back(c);
+  out.since_barrier = a.since_barrier;
+  for (const auto& t : b.since_barrier) {
+    bool seen = std::any_of(out.since_barrier.begin(), out.since_barrier.end(),
+                            [&](const SharedTouchRef& u) { return u->serial == t->serial; });
+    if (!seen) out.since_barrier.push_back(t);
+  }
+  out.loop_prefix_open = a.loop_prefix_open;
+  out.loop_prefix_open.resize(std::max(a.loop_prefix_open.size(), b.loop_prefix_open.size()), false);
+  for (size_t i = 0; i < b.loop_prefix_open.size(); ++i)
+    out.loop_prefix_open[i] = out.loop_prefix_open[i] || b.loop_prefix_open[i];
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "analyzers/model/access_record.h"
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/affine_form.h"
+#include "analyzers/model/sync_record.h"
 
 namespace clang {
 class FunctionDecl;
@@ -90,6 +92,34 @@ struct LValue {
   std::string field_of;  // Memory: the struct a member access reaches into
 };
 
+// A test of block-uniform values on a path (`norm_type == 0` taken false): two accesses made
+// under opposite outcomes of the same test are never on one path, whatever the join between
+// them says.
+struct UniformTest {
+  Poly difference;  // lhs - rhs, or the value itself for `if (flag)`
+  int op = 0;       // clang::BinaryOperatorKind of the comparison (BO_NE for a plain value)
+  bool truth = true;
+  friend bool operator==(const UniformTest&, const UniformTest&) = default;
+};
+
+// A shared-memory access on a path since its last block barrier (access_sync.cpp): what a later
+// access of another thread on the same path may race with.
+struct SharedTouch {
+  uint32_t serial = 0;  // unique in one analysis
+  int base = -1;
+  Poly offset;          // bytes from the base, known values substituted
+  uint32_t width = 0;
+  bool store = false;
+  bool atomic = false;
+  std::vector<LaneGuard> guards;
+  bool data_branch = false;  // under a branch on loaded data: which threads made it is unknown
+  std::vector<UniformTest> uniform_tests;
+  Location location;
+  std::string function;
+  std::vector<Location> call_chain;
+};
+using SharedTouchRef = std::shared_ptr<const SharedTouch>;
+
 // One path's state. Keys are canonical declarations. A path that cannot continue (after a
 // return, break, __trap) is `dead`; joins ignore it.
 struct Env {
@@ -100,6 +130,20 @@ struct Env {
   // here is unknown, from all of them to one.
   bool data_branch = false;
   bool dead = false;
+  bool exited = false;  // dead because the kernel returned (or trapped), not by break/continue
+  // Inside an inlined call made under a branch on loaded data (data_branch itself starts false
+  // in a callee, for the access verdicts; the race check needs to know).
+  bool caller_data_branch = false;
+  // The conditions under which only some threads of the block are on this path (a branch on
+  // the thread index, a loop whose trip count differs, an early return of some threads).
+  std::vector<DivergentCondition> divergent;
+  // Shared-memory accesses since the path's last block barrier, in order.
+  std::vector<SharedTouchRef> since_barrier;
+  // The outcomes of block-uniform tests on the way here (exec_if).
+  std::vector<UniformTest> uniform_tests;
+  // Per enclosing loop (outermost first): whether this path has not yet passed a barrier in the
+  // loop's current iteration, so that its shared accesses are the iteration's first interval.
+  std::vector<bool> loop_prefix_open;
 };
 
 // One inlined call: what its return statements returned.
@@ -108,6 +152,11 @@ struct Frame {
   std::vector<Value> returns;
   std::optional<Location> call_site;
   bool returns_reference = false;
+  // The shared accesses still unsynchronised where the call's paths leave it (their union), and
+  // whether some leaving path is still in its loops' first interval: what the caller goes on with.
+  bool left = false;
+  std::vector<SharedTouchRef> touches_left;
+  std::vector<bool> prefix_open_left;
 };
 
 // How a value varies across the threads of a block.

@@ -33,7 +33,7 @@ void build_unit_facts(clang::ASTContext& context, const SourceView& view, const 
   if (options.access_model && !disabled) {
     auto started = std::chrono::steady_clock::now();
     CrashStage access_stage("the access model");
-    facts.accesses = collect_memory_accesses(context, view, options);
+    collect_memory_accesses(context, view, options, facts);
     // KERNEL_LSP_TIME_ACCESS_MODEL=1: the model's own time on stderr (bench/model/run_bench.sh).
     static const bool timed = std::getenv("KERNEL_LSP_TIME_ACCESS_MODEL") != nullptr;
     if (timed) {

@@ -66,6 +66,8 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
   bool VisitGCCAsmStmt(clang::GCCAsmStmt* statement) {
     const clang::StringLiteral* literal = statement->getAsmString();
     if (!literal || literal->getCharByteWidth() != 1) return true;
+    std::string spelling;
+    note_barrier(ptx_barrier(literal->getString(), spelling));
     for (const PtxMemoryAccess& access : ptx_memory_accesses(literal->getString())) {
       if (access.space != MemorySpace::Global) continue;
       const clang::Expr* operand = asm_operand(*statement, address_operand_number(*statement, access));
@@ -85,6 +87,7 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
 
   bool VisitCallExpr(clang::CallExpr* call) {
     if (llvm::isa<clang::CUDAKernelCallExpr>(call)) return true;
+    note_barrier(barrier_call(*call).scope);
     const clang::FunctionDecl* callee = call->getDirectCallee();
     unsigned first = 0;
     if (llvm::isa<clang::CXXOperatorCallExpr>(call) && callee && llvm::isa<clang::CXXMethodDecl>(callee)) first = 1;
@@ -102,6 +105,7 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
     const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
     if (!definition || !definition->hasBody()) return;
     const LibraryAccesses& inner = summaries_.of(*definition);
+    note_barrier(inner.synchronizes);
     if (inner.loads) note_elsewhere(false, inner.load_via);
     if (inner.stores) note_elsewhere(true, inner.store_via);
     for (const ParameterAccess& access : inner.through_parameters) {
@@ -115,6 +119,8 @@ class LibraryBodyReader : public DeviceBodyWalker<LibraryBodyReader> {
       }
     }
   }
+
+  void note_barrier(BarrierScope scope) { out_.synchronizes = wider_barrier(out_.synchronizes, scope); }
 
   void note_elsewhere(bool store, const std::string& via) {
     bool& flag = store ? out_.stores : out_.loads;

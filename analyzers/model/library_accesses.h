@@ -11,6 +11,7 @@
 //    either one of the function's pointer parameters (possibly cast), which the caller can then
 //    judge with the pointer it passes, or something else (an iterator's member), which nobody
 //    can judge here;
+//  - barriers (barrier_calls.h), called or in inline PTX: whether the call synchronises;
 //  - a CuTe tensor parameter over `gmem_ptr` named as a copy's source (`src`) or destination
 //    (`dst`): the copy reads or writes global memory (CuTe's plain copies compile to ordinary
 //    loads and stores, which name no state space).
@@ -28,6 +29,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analyzers/model/barrier_calls.h"
 #include "analyzers/model/ptx_text.h"
 
 namespace clang {
@@ -53,6 +55,8 @@ struct LibraryAccesses {
   bool stores = false;
   std::string load_via;   // the first such load: "ld.global.v4.u32 (cutlass/arch/memory.h:130)"
   std::string store_via;
+  // The widest barrier the call passes (a CUB block primitive: Block; a warp primitive: Warp).
+  BarrierScope synchronizes = BarrierScope::None;
 
   bool empty() const { return through_parameters.empty() && !loads && !stores; }
 };

@@ -9,6 +9,7 @@
 
 #include "analyzers/finding.h"
 #include "analyzers/model/access_record.h"
+#include "analyzers/model/sync_record.h"
 
 namespace kl::analyzers {
 
@@ -78,6 +79,8 @@ struct UnitFacts {
   std::vector<LaunchSite> launches;
   std::vector<SharedMemoryOptIn> shared_opt_ins;
   std::vector<MemoryAccess> accesses;  // global and shared memory accesses of device code
+  std::vector<BarrierRecord> barriers;      // block barriers of device code, with their conditions
+  std::vector<SharedHazard> shared_hazards; // shared accesses of two threads with no barrier between
   bool arch_dependent = false;
 };
 

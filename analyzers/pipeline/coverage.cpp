@@ -65,16 +65,32 @@ void count_into(const KernelAccesses& accesses, KernelCoverage& out) {
 
 }  // namespace
 
+// A shared access's banks and races are known from its lanes' relative addresses: not through a
+// runtime stride, and not through a gather.
+bool shared_pattern_known(const MemoryAccess& a) {
+  return pattern_known(a) && !a.runtime_stride && a.pattern != LanePattern::DataDependent;
+}
+
+void count_shared_into(const KernelAccesses& accesses, KernelCoverage& out) {
+  for (const auto& [key, judged] : accesses) {
+    ++out.shared_accesses;
+    if (!judged) ++out.shared_unjudged;
+  }
+}
+
 std::vector<KernelCoverage> coverage_of(const UnitFacts& facts) {
-  std::vector<KernelAccesses> per_kernel(facts.kernels.size());
+  std::vector<KernelAccesses> per_kernel(facts.kernels.size()), shared_per_kernel(facts.kernels.size());
   std::map<std::string, KernelAccesses, std::less<>> unmatched;  // by written name
   for (const MemoryAccess& a : facts.accesses) {
-    if (a.space != MemorySpace::Global) continue;
+    if (a.space != MemorySpace::Global && a.space != MemorySpace::Shared) continue;
+    bool shared = a.space == MemorySpace::Shared;
     int index = kernel_of(a, facts.kernels);
-    KernelAccesses& accesses =
-        index >= 0 ? per_kernel[index] : unmatched[std::string(written_name(a.kernel))];
+    if (shared && index < 0) continue;  // counted per kernel as written only
+    KernelAccesses& accesses = shared ? shared_per_kernel[index]
+                               : index >= 0 ? per_kernel[index]
+                                            : unmatched[std::string(written_name(a.kernel))];
     bool& judged = accesses.try_emplace(key_of(a), false).first->second;
-    judged = judged || pattern_known(a);
+    judged = judged || (shared ? shared_pattern_known(a) : pattern_known(a));
   }
 
   std::vector<KernelCoverage> out;
@@ -84,6 +100,7 @@ std::vector<KernelCoverage> coverage_of(const UnitFacts& facts) {
     c.name = facts.kernels[i].qualified_name.empty() ? facts.kernels[i].name : facts.kernels[i].qualified_name;
     c.location = facts.kernels[i].location;
     count_into(per_kernel[i], c);
+    count_shared_into(shared_per_kernel[i], c);
     // Accesses recorded in another configuration's parse mean code there.
     c.has_code = facts.kernels[i].has_code || c.global_accesses() > 0;
     out.push_back(std::move(c));

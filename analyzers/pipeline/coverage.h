@@ -21,6 +21,10 @@
 //   returned by a function it cannot see into). A gather through an index it names
 //   (`in[idx[i]]`: DataDependent with its gather_index) is judged, and so are Estimated,
 //   Uniform and SingleLane.
+// - Shared accesses are counted the same way, in shared memory. One is unjudged when no record
+//   knows its lanes' addresses relative to each other: as for global ones, and also a runtime
+//   stride (`s[t * ld]`) or a gather (`s[idx[t]]`), whose banks and races depend on values the
+//   model does not have.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +40,8 @@ struct KernelCoverage {
   uint32_t global_loads = 0;   // distinct global load expressions
   uint32_t global_stores = 0;  // distinct global store expressions (atomics included)
   uint32_t unjudged = 0;       // of those loads and stores, the ones no record judged
+  uint32_t shared_accesses = 0;  // distinct shared load and store expressions
+  uint32_t shared_unjudged = 0;  // of those, the ones no record judged
   bool has_code = true;        // KernelInfo::has_code: false when this configuration compiles nothing for it
 
   uint32_t global_accesses() const { return global_loads + global_stores; }

@@ -11,6 +11,8 @@ extern const Rule kSmemLimitRule;
 extern const Rule kUncoalescedAccessRule;
 extern const Rule kMisalignedAccessRule;
 extern const Rule kBankConflictRule;
+extern const Rule kSharedRaceRule;
+extern const Rule kDivergentBarrierRule;
 extern const Rule kBuildTomlRule;
 extern const Rule kFrontendRule;
 extern const Rule kNvccRule;
@@ -24,6 +26,8 @@ const std::vector<const Rule*>& rule_catalog() {
       &kUncoalescedAccessRule,
       &kMisalignedAccessRule,
       &kBankConflictRule,
+      &kSharedRaceRule,
+      &kDivergentBarrierRule,
       &kBuildTomlRule,
       &kFrontendRule,
       &kNvccRule,

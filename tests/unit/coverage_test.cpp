@@ -177,3 +177,20 @@ TEST_CASE("the access model's records of a real parse land on their kernels") {
   // The pipeline fills FileAnalysis::coverage the same way.
   CHECK(a.coverage == coverage);
 }
+
+TEST_CASE("shared accesses are counted apart; a runtime stride or a gather leaves them unjudged") {
+  UnitFacts facts;
+  facts.kernels = {kernel("k", 0, 9)};
+  MemoryAccess strided = access("k", 4, 2, false, LanePattern::Estimated, MemorySpace::Shared);
+  strided.runtime_stride = true;
+  MemoryAccess gather = access("k", 5, 2, false, LanePattern::DataDependent, MemorySpace::Shared);
+  gather.gather_index = "idx[t]";
+  facts.accesses = {access("k", 2, 2, true, LanePattern::Estimated, MemorySpace::Shared),
+                    access("k", 3, 2, false, LanePattern::Estimated, MemorySpace::Shared), strided, gather,
+                    access("k", 6, 2, false)};
+  auto coverage = coverage_of(facts);
+  REQUIRE(coverage.size() == 1);
+  CHECK(coverage[0].global_accesses() == 1);
+  CHECK(coverage[0].shared_accesses == 4);
+  CHECK(coverage[0].shared_unjudged == 2);
+}
