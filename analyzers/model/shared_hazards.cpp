@@ -225,6 +225,9 @@ ThreadBlock thread_block(const HazardDomain& domain, const std::set<AtomId>& fre
     else if (used) {
       if (largest) tb.size[d] = d == 0 && !multi_dimensional ? kLargestLinearBlock : kLargestBlock[d];
       else tb.size[d] = d == 0 && !multi_dimensional ? kAssumedLinearBlock : kAssumedBlock[d];
+      // Code that uses blockDim.x itself (`blockDim.x / 32` warps) is given a whole warp, as the
+      // model assumes blockDim.x a multiple of 32 everywhere: 8 threads would make it 0 warps.
+      if (d == 0 && !largest && tb.block_dim[0] != UINT32_MAX) tb.size[0] = std::max<uint32_t>(tb.size[0], 32);
       tb.assumed = true;
     }
   }
