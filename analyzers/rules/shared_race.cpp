@@ -47,7 +47,7 @@ std::string kind_of(const SharedHazard& h) {
   return h.first_is_store ? "read-after-write" : "write-after-read";
 }
 
-// `__syncthreads();` on a line of its own before the second access, when that is mechanical:
+// A barrier on a line of its own before the second access, when that is mechanical:
 // both accesses in the kernel's own body, the second on a later line, not across a loop's back
 // edge (the barrier then belongs at the end of the body), and no condition on the path.
 std::optional<Fix> barrier_fix(const SharedHazard& h, std::string_view text) {
@@ -65,10 +65,12 @@ std::optional<Fix> barrier_fix(const SharedHazard& h, std::string_view text) {
   std::string_view statement = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
   size_t indent = statement.find_first_not_of(" \t");
   if (indent == std::string_view::npos) return std::nullopt;
+  // Lanes of one warp are ordered by a warp barrier; threads of different warps need the block's.
+  std::string barrier = h.same_warp ? "__syncwarp()" : "__syncthreads()";
   Fix fix;
-  fix.title = "Insert __syncthreads() before this access";
+  fix.title = "Insert " + barrier + " before this access";
   Range at{{line, 0}, {line, 0}};
-  fix.edits.push_back({h.second.file, at, std::string(statement.substr(0, indent)) + "__syncthreads();\n"});
+  fix.edits.push_back({h.second.file, at, std::string(statement.substr(0, indent)) + barrier + ";\n"});
   return fix;
 }
 
@@ -83,11 +85,12 @@ Finding make(const SharedHazard& h, std::string_view text) {
   msg += ", with no barrier between them";
   if (!h.block_shape.empty()) msg += " (" + h.block_shape + (h.block_assumed ? ", assumed: no launch in the file fixes it" : "") + ")";
   if (h.same_warp)
-    msg += "; the threads are lanes of one warp, which since Volta (sm_70) no longer run in lockstep: "
-           "`__syncwarp()` between the steps (or shuffles instead of shared memory) orders them";
-  msg += h.loop_carried ? ". Add `__syncthreads()` at the end of the loop body, after the last use of `" + h.base_name +
+    msg += "; the threads are lanes of one warp, which since Volta (sm_70) no longer run in lockstep. "
+           "Add `__syncwarp()` between the two accesses (or use shuffles instead of shared memory).";
+  else
+    msg += h.loop_carried ? ". Add `__syncthreads()` at the end of the loop body, after the last use of `" + h.base_name +
                               "`, so that no thread overwrites it while others still use it."
-                        : ". Add `__syncthreads()` between the two accesses.";
+                              : ". Add `__syncthreads()` between the two accesses.";
   if (h.kernel != h.function) msg += " (in " + h.kernel + ")";
   Finding f = kSharedRaceRule.finding(h.second, std::move(msg));
   if (h.block_assumed || h.same_warp) f.severity = Severity::Warning;
