@@ -223,11 +223,14 @@ Value AccessInterpreter::Impl::read(const LValue& lv, const clang::Expr* e, Env&
         return Value::pointer(id, Poly());
       }
       if (t->isIntegralOrEnumerationType() || t->isDependentType()) {
-        // A thread's own array (`int ranks[8]` filled by a sort) holds per-thread values even at
-        // a uniform index.
-        if (lv.address.base >= 0 && bases[lv.address.base].space == MemorySpace::Local)
-          return opaque(Variation::Varying, text_of(e), Congruence::unknown(), false, /*loaded=*/true);
-        return interpreter::loaded_integer(atoms, lv.address, text_of(e));
+        Value loaded = interpreter::loaded_integer(atoms, lv.address, text_of(e));
+        // A thread's own array (`int ranks[8]` filled by a sort) may hold a different value in
+        // each thread even at a uniform index: the race check must not cancel it between two
+        // threads. (The access verdicts keep judging it as before.)
+        if (lv.address.base >= 0 && bases[lv.address.base].space == MemorySpace::Local &&
+            loaded.kind == Value::Kind::Int)
+          for (AtomId a : loaded.form.atoms()) atoms.at(a).thread_private = true;
+        return loaded;
       }
       return Value::none(v);
     }

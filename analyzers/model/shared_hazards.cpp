@@ -52,7 +52,7 @@ class Classifier {
       if (!evaluable(a)) return false;
     return true;
   }
-  bool varies(AtomId a) const { return atoms_[a].variation != Variation::Uniform; }
+  bool varies(AtomId a) const { return atoms_[a].variation != Variation::Uniform || atoms_[a].thread_private; }
   const LoopSequence* sequence(AtomId a) const {
     if (!d_.sequences) return nullptr;
     auto it = d_.sequences->find(a);

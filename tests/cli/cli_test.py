@@ -224,6 +224,7 @@ class Coverage(unittest.TestCase):
             self.assertEqual((summary["findings"], summary["analysis_failures"], summary["files_failed"]), (0, 0, 0))
             self.assertEqual((summary["kernels"], summary["kernels_with_global_accesses"]), (4, 3))
             self.assertEqual((summary["global_accesses"], summary["accesses_unjudged"]), (5, 1))
+            self.assertEqual((summary["shared_accesses"], summary["shared_accesses_unjudged"]), (1, 0))
             self.assertIn("seconds", summary)
 
     def test_check_lists_each_kernel(self):
@@ -237,7 +238,7 @@ class Coverage(unittest.TestCase):
             self.assertRegex(lines[at + 1], r"^  copy +2 global accesses \(1 load, 1 store\), 0 unjudged \(line 1\)$")
             self.assertRegex(lines[at + 2], r"^  scramble +1 global access \(0 loads, 1 store\), 1 unjudged \(line 5\)$")
             self.assertRegex(lines[at + 3], r"^  scale +2 global accesses \(1 load, 1 store\), 0 unjudged \(line 6\)$")
-            self.assertRegex(lines[at + 4], r"^  tile +no global accesses \(line 9\)$")
+            self.assertRegex(lines[at + 4], r"^  tile +no global accesses; 1 shared access, 0 unjudged \(line 9\)$")
             self.assertEqual(lines[at + 5], "stages:")
 
     def test_kernels_without_code_are_told_apart(self):
