@@ -416,6 +416,9 @@ struct AccessInterpreter::Impl {
   void note_uniform_test(const clang::Expr* cond, const Value& value, const Env& before, Env& t, Env& f);
   // Past an `if` one of whose branches ended the path: the threads that took it are gone.
   void note_exit(const clang::Expr* cond, Env& env);
+  // The two sides of a comparison on the path `env`, evaluated quietly on a copy of it (the
+  // conditions the synchronisation model reads: trip counts, splits, uniform tests).
+  std::pair<Value, Value> comparison_sides(const clang::BinaryOperator* rel, const Env& env);
   // What the enumeration of the block's threads knows on a path (shared_hazards.h).
   HazardDomain hazard_domain(const PathFacts& facts) const;
   void touch_shared(const MemoryAccess& m, int base_index, const Poly& offset, uint32_t width, Env& env);

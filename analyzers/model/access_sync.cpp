@@ -161,11 +161,9 @@ void AccessInterpreter::Impl::note_divergence(const clang::Expr* cond, const Val
   // A comparison's value is a fresh atom: its two sides say what it depends on.
   std::vector<Value> parts{value};
   if (auto* rel = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts()); rel && rel->isComparisonOp()) {
-    Env probe = before;
-    ++quiet;
-    parts.push_back(eval(rel->getLHS(), probe));
-    parts.push_back(eval(rel->getRHS(), probe));
-    --quiet;
+    auto [l, r] = comparison_sides(rel, before);
+    parts.push_back(std::move(l));
+    parts.push_back(std::move(r));
   }
   for (const Value& v : parts) {
     if (v.kind != Value::Kind::Int) continue;
@@ -205,11 +203,7 @@ void AccessInterpreter::Impl::note_uniform_test(const clang::Expr* cond, const V
   if (quiet || host_mode || !hazard_out || !cond || variation_of(value) != Variation::Uniform) return;
   UniformTest test;
   if (auto* rel = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts()); rel && rel->isComparisonOp()) {
-    Env probe = before;
-    ++quiet;
-    Value l = eval(rel->getLHS(), probe);
-    Value r = eval(rel->getRHS(), probe);
-    --quiet;
+    auto [l, r] = comparison_sides(rel, before);
     if (l.kind != Value::Kind::Int || r.kind != Value::Kind::Int) return;
     auto d = l.form.minus(r.form);
     if (!d) return;
@@ -232,6 +226,15 @@ void AccessInterpreter::Impl::note_exit(const clang::Expr* cond, Env& env) {
   Location where = view.location_of(cond->getSourceRange());
   for (auto& c : env.divergent)
     if (c.kind == DivergentCondition::Kind::Branch && c.location == where) c.kind = DivergentCondition::Kind::AfterExit;
+}
+
+std::pair<Value, Value> AccessInterpreter::Impl::comparison_sides(const clang::BinaryOperator* rel, const Env& env) {
+  Env probe = env;
+  ++quiet;
+  Value l = eval(rel->getLHS(), probe);
+  Value r = eval(rel->getRHS(), probe);
+  --quiet;
+  return {std::move(l), std::move(r)};
 }
 
 HazardDomain AccessInterpreter::Impl::hazard_domain(const PathFacts& facts) const {
@@ -355,11 +358,7 @@ void AccessInterpreter::Impl::compare_touches(const SharedTouch& first, const Sh
 void AccessInterpreter::Impl::note_trip_counts(const clang::Expr* cond, const Env& entry, size_t first_new_atom) {
   auto* rel = llvm::dyn_cast_or_null<clang::BinaryOperator>(cond ? cond->IgnoreParenImpCasts() : nullptr);
   if (!rel || !rel->isComparisonOp() || host_mode) return;
-  Env probe = entry;
-  ++quiet;
-  Value l = eval(rel->getLHS(), probe);
-  Value r = eval(rel->getRHS(), probe);
-  --quiet;
+  auto [l, r] = comparison_sides(rel, entry);
   if (l.kind != Value::Kind::Int || r.kind != Value::Kind::Int) return;
   auto d0 = l.form.minus(r.form);
   if (!d0) return;
@@ -398,11 +397,7 @@ void AccessInterpreter::Impl::note_loop_divergence(const clang::Expr* cond, cons
   // ceil((n - threadIdx.x) / S) iterations, the same for all exactly when n % S == 0.
   auto* rel = llvm::dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts());
   if (!rel || (rel->getOpcode() != clang::BO_LT && rel->getOpcode() != clang::BO_GT)) return;
-  Env probe = before;
-  ++quiet;
-  Value l = eval(rel->getLHS(), probe);
-  Value r = eval(rel->getRHS(), probe);
-  --quiet;
+  auto [l, r] = comparison_sides(rel, before);
   if (l.kind != Value::Kind::Int || r.kind != Value::Kind::Int) return;
   auto d0 = rel->getOpcode() == clang::BO_LT ? l.form.minus(r.form) : r.form.minus(l.form);
   if (!d0) return;
@@ -440,11 +435,7 @@ void AccessInterpreter::Impl::note_loop_divergence(const clang::Expr* cond, cons
 void AccessInterpreter::Impl::note_sequences(const clang::Expr* cond, const Env& entry, size_t first_new_atom) {
   auto* rel = llvm::dyn_cast_or_null<clang::BinaryOperator>(cond ? cond->IgnoreParenImpCasts() : nullptr);
   if (geometric_candidates.empty() || host_mode || !rel || !rel->isComparisonOp()) return;
-  Env probe = entry;
-  ++quiet;
-  Value l = eval(rel->getLHS(), probe);
-  Value r = eval(rel->getRHS(), probe);
-  --quiet;
+  auto [l, r] = comparison_sides(rel, entry);
   if (l.kind != Value::Kind::Int || r.kind != Value::Kind::Int) return;
   auto d0 = l.form.minus(r.form);
   auto d = d0 ? with_launch_constants(atoms, with_known_values(*d0, entry.facts)) : std::nullopt;
