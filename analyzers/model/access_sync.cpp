@@ -133,13 +133,7 @@ void AccessInterpreter::Impl::leave_frame(const Env& env) {
     f.prefix_open_left = env.loop_prefix_open;
     return;
   }
-  for (const auto& t : env.since_barrier)
-    if (std::none_of(f.touches_left.begin(), f.touches_left.end(),
-                     [&](const SharedTouchRef& u) { return u->serial == t->serial; }))
-      f.touches_left.push_back(t);
-  f.prefix_open_left.resize(std::max(f.prefix_open_left.size(), env.loop_prefix_open.size()), false);
-  for (size_t i = 0; i < env.loop_prefix_open.size(); ++i)
-    f.prefix_open_left[i] = f.prefix_open_left[i] || env.loop_prefix_open[i];
+  interpreter::merge_unsynchronised(f.touches_left, f.prefix_open_left, env.since_barrier, env.loop_prefix_open);
 }
 
 void AccessInterpreter::Impl::note_divergence(const clang::Expr* cond, const Value& value,

@@ -90,6 +90,17 @@ Poly join_forms(AtomTable& atoms, const Poly& a, const Poly& b) {
   return Poly::atom(atoms.add(phi));
 }
 
+void merge_unsynchronised(std::vector<SharedTouchRef>& touches, std::vector<bool>& prefix_open,
+                          const std::vector<SharedTouchRef>& more_touches, const std::vector<bool>& more_prefix_open) {
+  for (const auto& t : more_touches) {
+    bool seen = std::any_of(touches.begin(), touches.end(),
+                            [&](const SharedTouchRef& u) { return u->serial == t->serial; });
+    if (!seen) touches.push_back(t);
+  }
+  prefix_open.resize(std::max(prefix_open.size(), more_prefix_open.size()), false);
+  for (size_t i = 0; i < more_prefix_open.size(); ++i) prefix_open[i] = prefix_open[i] || more_prefix_open[i];
+}
+
 Env join(AtomTable& atoms, const Env& a, const Env& b) {
   if (a.dead) return b;
   if (b.dead) return a;
@@ -113,15 +124,8 @@ Env join(AtomTable& atoms, const Env& a, const Env& b) {
   for (const auto& c : a.divergent)
     if (std::find(b.divergent.begin(), b.divergent.end(), c) != b.divergent.end()) out.divergent.push_back(c);
   out.since_barrier = a.since_barrier;
-  for (const auto& t : b.since_barrier) {
-    bool seen = std::any_of(out.since_barrier.begin(), out.since_barrier.end(),
-                            [&](const SharedTouchRef& u) { return u->serial == t->serial; });
-    if (!seen) out.since_barrier.push_back(t);
-  }
   out.loop_prefix_open = a.loop_prefix_open;
-  out.loop_prefix_open.resize(std::max(a.loop_prefix_open.size(), b.loop_prefix_open.size()), false);
-  for (size_t i = 0; i < b.loop_prefix_open.size(); ++i)
-    out.loop_prefix_open[i] = out.loop_prefix_open[i] || b.loop_prefix_open[i];
+  merge_unsynchronised(out.since_barrier, out.loop_prefix_open, b.since_barrier, b.loop_prefix_open);
   return out;
 }
 

@@ -184,6 +184,12 @@ Value join_values(AtomTable& atoms, const Value& a, const Value& b);
 // `idx = odd ? 2*t + 1 : 2*t` keeps stride 2. Adds one stand-in atom.
 Poly join_forms(AtomTable& atoms, const Poly& a, const Poly& b);
 
+// Where two paths meet (a join, the paths leaving an inlined call): the shared accesses either
+// left unsynchronised (their union, by serial), and whether either is still in a loop's first
+// interval.
+void merge_unsynchronised(std::vector<SharedTouchRef>& touches, std::vector<bool>& prefix_open,
+                          const std::vector<SharedTouchRef>& more_touches, const std::vector<bool>& more_prefix_open);
+
 // The state after two paths merge: variables both paths know (joined), facts and guards both
 // hold. A dead path contributes nothing.
 Env join(AtomTable& atoms, const Env& a, const Env& b);
