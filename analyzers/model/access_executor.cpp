@@ -574,15 +574,24 @@ void AccessInterpreter::Impl::enter_loop_variable(
   std::optional<int64_t> start;
   if (v.kind == Value::Kind::Int)
     if (auto known = with_launch_constants(atoms, with_known_values(v.form, entry.facts))) start = known->constant_value();
-  if (v.kind == Value::Kind::Int) v = opaque(hv, var->getNameAsString());
+  if (v.kind == Value::Kind::Pointer) {
+    v.form = opaque(hv, var->getNameAsString()).form;
+    return;
+  }
+  if (v.kind != Value::Kind::Int) {
+    v = Value::none(hv);
+    return;
+  }
+  Poly entered = v.form;
+  v = opaque(hv, var->getNameAsString());
+  AtomId head = v.form.terms()[0].atoms[0];
+  first_iteration[head] = std::move(entered);
   // A uniform variable stepped geometrically from a known start: its values per iteration are
   // computed once the loop's condition is known (note_sequences).
-  if (v.kind == Value::Kind::Int && hv == Variation::Uniform && start && m.count == 1 && m.top_level &&
-      !m.address_taken && m.geometric != clang::BO_Comma && m.step)
+  if (hv == Variation::Uniform && start && m.count == 1 && m.top_level && !m.address_taken &&
+      m.geometric != clang::BO_Comma && m.step)
     if (auto factor = constant_value(m.step, ctx); factor && *factor > 0)
-      geometric_candidates[v.form.terms()[0].atoms[0]] = {*start, m.geometric, *factor};
-  else if (v.kind == Value::Kind::Pointer) v.form = opaque(hv, var->getNameAsString()).form;
-  else v = Value::none(hv);
+      geometric_candidates[head] = {*start, m.geometric, *factor};
 }
 
 // `v` (an integer or a pointer) becomes v + k * step with a fresh iteration atom k; false when

@@ -48,6 +48,7 @@ void AccessInterpreter::Impl::reset() {
   trip_counts.clear();
   sequences.clear();
   next_of_sequence.clear();
+  first_iteration.clear();
   geometric_candidates.clear();
   hazards_seen.clear();
 }

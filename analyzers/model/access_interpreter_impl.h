@@ -194,6 +194,10 @@ struct AccessInterpreter::Impl {
   };
   std::map<AtomId, GeometricStep> geometric_candidates;  // of the loop being entered
   std::map<AtomId, AtomId> next_of_sequence;             // a geometric variable -> its next value
+  // A loop variable the model cannot step (`pos = (pos + 4) & 63`, `s *= 2`) is a fresh atom at
+  // the loop's head; in the loop's first iteration it still holds the value it entered with.
+  // The bank-conflict estimate uses that value where the atom leaves an access unjudged.
+  std::map<AtomId, Poly> first_iteration;
   std::set<std::pair<uint32_t, uint32_t>> hazards_seen;  // touch serials already compared
 
   // Kept for the whole parse: what each library function reached does to global memory.
@@ -453,6 +457,8 @@ struct AccessInterpreter::Impl {
   MemoryAccess placed_record(clang::SourceRange where) const;
   int64_t access_width(clang::QualType t, std::optional<int64_t> size, uint64_t align, Poly& offset,
                        MemoryAccess& m);
+  std::optional<Poly> at_first_iteration(const Poly& p, std::vector<AtomId>& replaced) const;
+  void estimate_first_iteration(const WarpQuery& q, WarpEstimate& w, std::string& note) const;
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,
                            const Env& env, MemoryAccess& m) const;
   // The alignment verdict of a vector access of `w` bytes at base + offset.

@@ -98,6 +98,7 @@ struct MemoryAccess {
   uint32_t ideal_wavefronts = 0;
   std::optional<SharedRow> shared_row;    // the array's row, when padding it is a safe edit
   uint32_t loop_vector_width = 0;         // wavefronts counted for the vector an unrolled loop makes (access_warp.h)
+  std::string loop_values;                // the loop variables' values the wavefronts were counted at, when not all
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

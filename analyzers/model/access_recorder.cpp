@@ -255,6 +255,91 @@ int64_t AccessInterpreter::Impl::access_width(clang::QualType t, std::optional<i
   return width;
 }
 
+namespace {
+
+// An estimate whose lanes' addresses are known relative to each other.
+bool judged(const WarpEstimate& w) {
+  return w.pattern == LanePattern::Estimated && (!w.runtime_stride || w.lane_stride);
+}
+
+}  // namespace
+
+// `p` with the loop variables the model could not step replaced by the values they entered their
+// loops with (an inner loop's entry value may name an outer loop's variable: a few rounds).
+std::optional<Poly> AccessInterpreter::Impl::at_first_iteration(const Poly& p,
+                                                                std::vector<AtomId>& replaced) const {
+  Poly out = p;
+  for (int round = 0; round < 4; ++round) {
+    bool changed = false;
+    for (AtomId a : out.atoms()) {
+      auto it = first_iteration.find(a);
+      if (it == first_iteration.end()) continue;
+      auto next = out.substituted(a, it->second);
+      if (!next) return std::nullopt;
+      out = std::move(*next);
+      if (std::find(replaced.begin(), replaced.end(), a) == replaced.end()) replaced.push_back(a);
+      changed = true;
+    }
+    if (!changed) return out;
+  }
+  return std::nullopt;
+}
+
+// A shared access left unjudged by a loop variable the model cannot step (`s *= 2`, `pos = (pos
+// + 4) & 63`) is judged in the loop's first iteration, where the variable still holds its entry
+// value: a conflict there is one the hardware pays whenever the loop runs. A geometric variable
+// whose values the loop condition fixes is also tried at each of them; the worst is kept.
+// `note` receives what was assumed ("in the first iteration of its loop, where `s` = 1").
+void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpEstimate& w, std::string& note) const {
+  std::vector<AtomId> replaced;
+  auto offset = at_first_iteration(q.offset, replaced);
+  if (!offset) return;
+  WarpQuery first = q;
+  first.offset = *offset;
+  for (LaneGuard& g : first.guards) {
+    auto form = at_first_iteration(g.form, replaced);
+    if (!form) return;
+    g.form = std::move(*form);
+  }
+  if (replaced.empty()) return;
+  WarpEstimate best = estimate_warp(first);
+  if (!judged(best)) return;
+  std::string values;
+  for (AtomId a : replaced) {
+    if (!values.empty()) values += ", ";
+    values += "`" + atoms[a].name + "` = " + atoms.print(first_iteration.at(a));
+  }
+  note = "in the first iteration of its loop, where " + values;
+  // The other values of a geometric variable the loop runs through.
+  for (AtomId a : replaced) {
+    auto seq = sequences.find(a);
+    if (seq == sequences.end() || seq->second.shift != 0) continue;
+    for (int64_t value : seq->second.values) {
+      WarpQuery at = q;
+      auto fixed = q.offset.substituted(a, Poly::constant(value));
+      std::vector<AtomId> others;
+      auto rest = fixed ? at_first_iteration(*fixed, others) : std::nullopt;
+      if (!rest) continue;
+      at.offset = std::move(*rest);
+      bool guards_ok = true;
+      for (LaneGuard& g : at.guards) {
+        auto form = g.form.substituted(a, Poly::constant(value));
+        auto entry = form ? at_first_iteration(*form, others) : std::nullopt;
+        if (!entry) guards_ok = false;
+        else g.form = std::move(*entry);
+      }
+      if (!guards_ok) continue;
+      WarpEstimate e = estimate_warp(at);
+      if (!judged(e)) continue;
+      if (int64_t{e.wavefronts} - e.ideal_wavefronts > int64_t{best.wavefronts} - best.ideal_wavefronts) {
+        best = e;
+        note = "where `" + atoms[a].name + "` = " + std::to_string(value) + " (one of the values its loop runs through)";
+      }
+    }
+  }
+  w = best;
+}
+
 // The warp estimator's verdict for a global access (sectors) or a shared one (bank wavefronts),
 // with the block shape the path knows.
 void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& offset, int64_t width,
@@ -282,6 +367,7 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
     q.block_dim_atoms[d] = block_dim[d];
   }
   WarpEstimate w = estimate_warp(q);
+  if (q.shared && !judged(w)) estimate_first_iteration(q, w, m.loop_values);
   m.pattern = w.pattern;
   m.lane_dimension = w.lane_dimension;
   m.lane_stride = w.lane_stride;

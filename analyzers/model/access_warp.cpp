@@ -652,7 +652,8 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
   // Shared memory: an unrolled loop over a lane's consecutive elements is one vector access per
   // lane (measured: 8-byte pairs of 72-byte structs conflict-free, 16-byte runs of 256-byte rows
   // 8-way), whose wavefronts are what the warp pays.
-  if (out.pattern == LanePattern::Estimated && q.shared && out.lane_stride) {
+  // nvcc widens only what it can prove aligned: not across a stride known at run time.
+  if (out.pattern == LanePattern::Estimated && q.shared && out.lane_stride && !out.runtime_stride) {
     if (uint32_t vector = loop_vector_width(q, offset, ev, *out.lane_stride)) {
       WarpQuery widened = q;
       widened.width = vector;

@@ -66,9 +66,9 @@ void count_into(const KernelAccesses& accesses, KernelCoverage& out) {
 }  // namespace
 
 // A shared access's banks and races are known from its lanes' relative addresses: not through a
-// runtime stride, and not through a gather.
+// runtime stride (unless every launch in the file fixes it), and not through a gather.
 bool shared_pattern_known(const MemoryAccess& a) {
-  return pattern_known(a) && !a.runtime_stride && a.pattern != LanePattern::DataDependent;
+  return pattern_known(a) && (!a.runtime_stride || a.lane_stride) && a.pattern != LanePattern::DataDependent;
 }
 
 void count_shared_into(const KernelAccesses& accesses, KernelCoverage& out) {

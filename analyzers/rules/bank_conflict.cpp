@@ -5,14 +5,17 @@
 // "L1 Wavefronts Shared Ideal".
 //
 // Reported only when the lanes' addresses are known relative to each other: not under a runtime
-// stride (`smem[tid * ld]`: the degree depends on ld), not for an address the model lost track of
-// or that comes from loaded data, not under a branch on loaded data, and not for atomics. Nor when
+// stride (`smem[tid * ld]`: the degree depends on ld) unless every launch in the file fixes it,
+// not for an address the model lost track of or that comes from loaded data, not under a branch
+// on loaded data, and not for atomics; the exception is an atomic whose address is the lane's
+// loaded data (a histogram's bin), reported as a conflict whose degree is the data's. Nor when
 // the access has siblings that fill its stride: `s[2 * t]` next to `s[2 * t + 1]` is compiled into
 // one 8-byte access per lane (measured: cuda-samples' fastWalshTransform, no excess wavefronts),
 // which no bank conflicts. An unrolled loop over a lane's consecutive elements (`c_rd[k]` for
 // k < 4) is judged as the vector access nvcc makes of it (the model's loop_vector_width).
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "analyzers/rules/access_place.h"
@@ -38,8 +41,17 @@ namespace {
 
 bool conflicted(const MemoryAccess& a) {
   return a.space == MemorySpace::Shared && a.width > 0 && a.pattern == LanePattern::Estimated &&
-         !a.runtime_stride && !a.data_branch && !a.is_atomic && a.ideal_wavefronts > 0 &&
+         (!a.runtime_stride || a.lane_stride) && !a.data_branch && !a.is_atomic && a.ideal_wavefronts > 0 &&
          a.wavefronts > a.ideal_wavefronts;
+}
+
+// A shared atomic whose address each lane computes from data it loaded (a histogram's bin): the
+// lanes whose values fall in one bank are served one after another, and atomics on one address
+// serialise too, so the request's wavefronts are the most lanes any bank gets. That number is the
+// data's; for uniformly random values it averages about 3.5 (32 values into 32 banks).
+bool data_dependent_atomic(const MemoryAccess& a) {
+  return a.space == MemorySpace::Shared && a.is_atomic && a.pattern == LanePattern::DataDependent &&
+         !a.gather_index.empty() && a.active_lanes > 1 && !a.data_branch;
 }
 
 int64_t excess(const MemoryAccess& a) { return int64_t{a.wavefronts} - a.ideal_wavefronts; }
@@ -67,8 +79,15 @@ bool has_fusable_siblings(const MemoryAccess& a, const std::vector<MemoryAccess>
 std::string lanes_apart(const MemoryAccess& a) {
   if (!a.lane_stride) return "";
   int64_t s = *a.lane_stride < 0 ? -*a.lane_stride : *a.lane_stride;
-  std::string out = "adjacent lanes (" + a.lane_dimension + ") are " + std::to_string(s) + " bytes apart";
-  if (a.element_size > 0 && s % a.element_size == 0 && s / a.element_size > 1)
+  std::string out = "adjacent lanes (" + a.lane_dimension + ") are ";
+  if (a.runtime_stride) {
+    std::string unit = a.stride_in_elements ? " elements" : " bytes";
+    int64_t value = a.stride_in_elements && a.element_size > 0 ? s / a.element_size : s;
+    return out + "`" + a.stride_text + "`" + unit + " apart (a runtime value; " + std::to_string(value) +
+           " at the launches in this file)";
+  }
+  out += std::to_string(s) + " bytes apart";
+  if (a.element_size > 1 && s % a.element_size == 0 && s / a.element_size > 1)
     out += " (" + std::to_string(s / a.element_size) + " elements)";
   return out;
 }
@@ -115,6 +134,7 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   if (!apart.empty()) msg += ": " + apart + " for " + std::to_string(width) + "-byte accesses";
   if (a.loop_vector_width) msg += " (the unrolled loop's " + std::to_string(a.width) + "-byte elements, one vector per lane)";
   if (!a.block_shape.empty() && a.lane_dimension != "threadIdx.x") msg += " (with " + a.block_shape + ")";
+  if (!a.loop_values.empty()) msg += ", " + a.loop_values;
   msg += "; each warp request takes " + std::to_string(a.wavefronts) + " wavefronts where " +
          std::to_string(a.ideal_wavefronts) + " would do (" + std::to_string(degree) + "-way). " + fix_hint(a);
   msg += kernels_suffix(a, kernels);
@@ -124,19 +144,43 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   return f;
 }
 
+Finding make_data_dependent(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  std::string msg = "shared-memory atomic on `" + a.base_name + "` at an address each lane computes from `" +
+                    a.gather_index +
+                    "`: lanes whose values fall in the same bank are served one wavefront after another, and "
+                    "lanes with equal values serialise on the address, so each warp request takes as many "
+                    "wavefronts as the busiest bank has lanes (about 3.5 for uniformly random values, 32 when "
+                    "every lane has the same value). When values repeat within a warp, combine them first "
+                    "(`__match_any_sync`, then one atomic per distinct value), or give each warp its own copy "
+                    "of the array.";
+  msg += kernels_suffix(a, kernels);
+  Finding f = kBankConflictRule.finding(a.location, std::move(msg));
+  add_call_chain(a, f);
+  return f;
+}
+
 // One finding per access place, from its worst record across the target archs' parses and the
 // kernels that reach it.
 void check_bank_conflict(const SourceInput& input, std::vector<Finding>& out) {
   auto worse = [](const MemoryAccess& a, const MemoryAccess& b) { return excess(a) > excess(b); };
   WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> places;  // extra: the kernels
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> data_places;
+  auto first = [](const MemoryAccess&, const MemoryAccess&) { return false; };
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
+      if (data_dependent_atomic(a)) note_kernel(a, data_places.offer(place_of(a), a, first).extra);
       if (!conflicted(a) || has_fusable_siblings(a, target.facts->accesses)) continue;
       note_kernel(a, places.offer(place_of(a), a, worse).extra);
     }
   }
-  for (const auto& entry : places.entries()) out.push_back(make(*entry.worst, entry.extra));
+  std::set<AccessPlace> reported;
+  for (const auto& entry : places.entries()) {
+    reported.insert(place_of(*entry.worst));
+    out.push_back(make(*entry.worst, entry.extra));
+  }
+  for (const auto& entry : data_places.entries())
+    if (!reported.count(place_of(*entry.worst))) out.push_back(make_data_dependent(*entry.worst, entry.extra));
 }
 
 }  // namespace

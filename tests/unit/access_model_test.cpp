@@ -404,3 +404,24 @@ TEST_CASE("a struct handed by reference to a call the model does not follow is n
       "}\n");
   CHECK(findings_of_rule(a, "misaligned-access").empty());
 }
+
+TEST_CASE("a pointer a loop reassigns is not taken for its value before the loop") {
+  auto a = analyse(
+      "__global__ void chase(float* out, const float* in, const int* next, int n) {\n"
+      "  const float* p = in + threadIdx.x;\n"
+      "  float acc = 0;\n"
+      "  for (int k = 0; k < n; ++k) {\n"
+      "    acc += *p;\n"
+      "    p = in + next[k * 32 + threadIdx.x];\n"
+      "  }\n"
+      "  out[threadIdx.x] = acc;\n"
+      "}\n");
+  // After the first iteration `*p` reads where `next` says: the lanes' addresses are not known.
+  bool seen = false;
+  for (const auto& m : a.facts.accesses) {
+    if (m.location.range.start.line != 4 || m.base_name != "in") continue;
+    seen = true;
+    CHECK(m.pattern != LanePattern::Estimated);
+  }
+  CHECK(seen);
+}

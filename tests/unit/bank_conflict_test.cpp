@@ -83,6 +83,7 @@ TEST_CASE("the column read of an unpadded tile is a 32-way conflict; the padded 
   CHECK(f[0]->location.range.start.line == 7);
   CHECK(contains(f[0]->message, "load from `tile`"));
   CHECK(contains(f[0]->message, "128 bytes apart"));
+  INFO(f[0]->message);
   CHECK(contains(f[0]->message, "32 wavefronts where 1 would do (32-way)"));
   CHECK(contains(f[0]->message, "[32][33]"));
 }
@@ -230,4 +231,125 @@ TEST_CASE("a literal row size is padded as a literal") {
   REQUIRE(f[0]->fixes.size() == 1);
   CHECK(f[0]->fixes[0].title == "Pad each row of `d` by one element ([33])");
   CHECK(f[0]->fixes[0].edits[0].new_text == "33");
+}
+
+TEST_CASE("a loop variable the model cannot step is judged in the loop's first iteration") {
+  auto a = analyse(
+      "__global__ void interleaved(float* out, const float* in) {\n"
+      "  extern __shared__ float sdata[];\n"
+      "  unsigned tid = threadIdx.x;\n"
+      "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"
+      "  __syncthreads();\n"
+      "  for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"
+      "    unsigned index = 2 * s * tid;\n"
+      "    if (index < blockDim.x) sdata[index] += sdata[index + s];\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"
+      "}\n"
+      "__global__ void modulo(float* out, const float* in) {\n"
+      "  extern __shared__ float sdata[];\n"
+      "  unsigned tid = threadIdx.x;\n"
+      "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"
+      "  __syncthreads();\n"
+      "  for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"
+      "    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"
+      "}\n"
+      "__global__ void sequential(float* out, const float* in) {\n"
+      "  extern __shared__ float sdata[];\n"
+      "  unsigned tid = threadIdx.x;\n"
+      "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"
+      "  __syncthreads();\n"
+      "  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+      "    if (tid < s) sdata[tid] += sdata[tid + s];\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"
+      "}\n"
+      "__global__ void per_thread_bins(unsigned* out) {\n"
+      "  __shared__ unsigned char bins[64 * 64];\n"
+      "  for (int i = threadIdx.x; i < 64 * 64; i += 64) bins[i] = 0;\n"
+      "  __syncthreads();\n"
+      "  unsigned char* mine = bins + threadIdx.x * 64;\n"
+      "  unsigned pos = 4 * (threadIdx.x & 15), sum = 0;\n"
+      "  for (int i = 0; i < 16; ++i) {\n"
+      "    sum += mine[pos];\n"
+      "    pos = (pos + 4) & 63;\n"
+      "  }\n"
+      "  out[threadIdx.x] = sum;\n"
+      "}\n"
+      "void launch(float* o, const float* i, unsigned* u) {\n"
+      "  interleaved<<<64, 256, 1024>>>(o, i);\n"
+      "  modulo<<<64, 256, 1024>>>(o, i);\n"
+      "  sequential<<<64, 256, 1024>>>(o, i);\n"
+      "  per_thread_bins<<<64, 64>>>(u);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  std::vector<uint32_t> lines;
+  for (const auto* x : f) lines.push_back(x->location.range.start.line);
+  // The interleaved tree's two reads and its store (line 7): 2-way when s = 1 and worse later;
+  // the per-thread bins (line 41): lanes 16 words + 1 apart meet again at lane 16. Not the
+  // modulo tree (its active lanes are 2 * s apart but never share a bank) nor the sequential one.
+  CHECK(lines == std::vector<uint32_t>{7, 7, 41});
+  for (const auto* x : f) {
+    if (x->location.range.start.line == 41) {
+      CHECK(contains(x->message, "in the first iteration of its loop, where `pos` = "));
+      CHECK(contains(x->message, "2 wavefronts where 1 would do (2-way)"));
+    } else {
+      // The loop condition fixes s's values (1 .. 128 with 256 threads): the worst is named.
+      CHECK(contains(x->message, "(one of the values its loop runs through)"));
+      INFO(x->message);
+    }
+  }
+}
+
+TEST_CASE("a runtime stride that every launch fixes is judged at that value") {
+  auto source = [](int d) {
+    return "__global__ void tiles(float* out, const float* K, int d) {\n"
+           "  extern __shared__ float Kj[];\n"
+           "  int tx = threadIdx.x;\n"
+           "  for (int x = 0; x < d; x++) Kj[tx * d + x] = K[blockIdx.x * 32 * d + tx * d + x];\n"
+           "  __syncthreads();\n"
+           "  out[blockIdx.x * 32 + tx] = Kj[tx];\n"
+           "}\n"
+           "void launch(float* o, const float* k) { tiles<<<8, 32, 32 * " +
+           std::to_string(d) + " * 4>>>(o, k, " + std::to_string(d) + "); }\n";
+  };
+  auto conflicted = analyse(source(64));
+  auto f = findings_of_rule(conflicted, "bank-conflict");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 3);
+  CHECK(contains(f[0]->message, "`d` elements apart (a runtime value; 64 at the launches in this file)"));
+  INFO(f[0]->message);
+  CHECK(contains(f[0]->message, "32 wavefronts where 1 would do (32-way)"));
+  // An odd row length puts each lane's row start in another bank.
+  CHECK(findings_of_rule(analyse(source(65)), "bank-conflict").empty());
+}
+
+TEST_CASE("a shared atomic at the lane's own data is a conflict whose degree is the data's") {
+  auto a = analyse(
+      "__global__ void hist(unsigned* out, const unsigned* data, const int* ids, float* vals, int n) {\n"
+      "  __shared__ unsigned bins[256];\n"
+      "  __shared__ float table[256];\n"
+      "  bins[threadIdx.x] = 0;\n"
+      "  table[threadIdx.x] = vals[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+      "    atomicAdd(&bins[data[i] & 255], 1u);\n"
+      "    vals[i] = table[ids[i] & 255];\n"
+      "  }\n"
+      "  __syncthreads();\n"
+      "  atomicAdd(&out[threadIdx.x], bins[threadIdx.x]);\n"
+      "}\n"
+      "void launch(unsigned* o, const unsigned* d, const int* ids, float* v, int n) { hist<<<64, 256>>>(o, d, ids, v, n); }\n");
+  auto f = findings_of_rule(a, "bank-conflict");
+  // The atomic only: a plain load of a table at loaded indices broadcasts equal values.
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 7);
+  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(contains(f[0]->message, "shared-memory atomic on `bins` at an address each lane computes from"));
+  CHECK(contains(f[0]->message, "__match_any_sync"));
 }
