@@ -119,6 +119,8 @@ std::optional<Value> AccessInterpreter::Impl::eval_clamp(const clang::CallExpr* 
   if (a.kind != Value::Kind::Int || b.kind != Value::Kind::Int) return std::nullopt;
   Variation va = variation_of(a), vb = variation_of(b);
   auto per_thread = [](Variation v) { return v == Variation::Lane || v == Variation::Piecewise; };
+  // The bound does hold the value in: what follows is not an unguarded tail (out-of-bounds).
+  if ((per_thread(va) && vb == Variation::Uniform) || (per_thread(vb) && va == Variation::Uniform)) env.conditioned = true;
   if (per_thread(va) && vb == Variation::Uniform) return a;
   if (per_thread(vb) && va == Variation::Uniform) return b;
   return std::nullopt;
@@ -221,6 +223,7 @@ Value AccessInterpreter::Impl::inline_call(const clang::CallExpr* call, const cl
   callee_env.facts = env.facts;
   callee_env.guards = env.guards;
   callee_env.caller_data_branch = env.data_branch || env.caller_data_branch;
+  callee_env.conditioned = env.conditioned;
   callee_env.divergent = env.divergent;
   callee_env.uniform_tests = env.uniform_tests;
   callee_env.since_barrier = env.since_barrier;
@@ -378,12 +381,127 @@ std::vector<std::pair<Poly, int64_t>> grid_divisions_of(const AtomTable& atoms, 
   return out;
 }
 
+// An expression as written, through parentheses, casts and the initialisers of the locals it
+// names (`int blocks = (n + 255) / 256;`, `dim3 grid(...)`).
+const clang::Expr* through_locals(const clang::Expr* e) {
+  for (int step = 0; e && step < 6; ++step) {
+    e = e->IgnoreParenImpCasts();
+    if (auto* c = llvm::dyn_cast<clang::ExprWithCleanups>(e)) { e = c->getSubExpr(); continue; }
+    if (auto* c = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) { e = c->getSubExpr(); continue; }
+    if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) { e = c->getSubExpr(); continue; }
+    if (auto* c = llvm::dyn_cast<clang::CXXConstructExpr>(e); c && c->getNumArgs() == 1 && c->getConstructor() &&
+        c->getConstructor()->isCopyOrMoveConstructor()) { e = c->getArg(0); continue; }
+    auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() || !var->getInit()) return e;
+    e = var->getInit();
+  }
+  return e ? e->IgnoreParenImpCasts() : e;
+}
+
+// The grid's dimensions as written: a dim3's constructor arguments, or the one expression.
+std::vector<const clang::Expr*> grid_dimensions(const clang::Expr* grid) {
+  const clang::Expr* g = through_locals(grid);
+  if (auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(g)) {
+    std::vector<const clang::Expr*> dims;
+    for (unsigned i = 0; i < construct->getNumArgs() && i < 3; ++i)
+      dims.push_back(llvm::isa<clang::CXXDefaultArgExpr>(construct->getArg(i)) ? nullptr : construct->getArg(i));
+    return dims;
+  }
+  return {g};
+}
+
+bool is_constant(const clang::Expr* e, const clang::ASTContext& ctx, int64_t value) {
+  auto v = e ? constant_value(e, ctx) : std::nullopt;
+  return v && *v == value;
+}
+
+// A grid dimension written as ceil(X / B): `(X + B - 1) / B` (also `(X + B) - 1`, and `>> k`),
+// `(X - 1) / B + 1`, or a call to a ceiling-division helper (`cdiv(X, B)`, `iDivUp`, `DIV_UP`
+// as a function, `ceil_div`). X's expression and B.
+std::optional<std::pair<const clang::Expr*, int64_t>> ceil_division(const clang::Expr* dim, const clang::ASTContext& ctx) {
+  const clang::Expr* e = dim ? through_locals(dim) : nullptr;
+  if (!e) return std::nullopt;
+  if (auto* call = llvm::dyn_cast<clang::CallExpr>(e); call && call->getNumArgs() == 2) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    std::string name = callee && callee->getIdentifier() ? callee->getName().lower() : "";
+    bool ceiling = name.find("ceil") != std::string::npos || name.find("cdiv") != std::string::npos ||
+                   name.find("divup") != std::string::npos || name.find("div_up") != std::string::npos ||
+                   name.find("div_round_up") != std::string::npos;
+    auto b = constant_value(call->getArg(1), ctx);
+    if (ceiling && b && *b >= 2) return std::make_pair(call->getArg(0), *b);
+    return std::nullopt;
+  }
+  auto* bin = llvm::dyn_cast<clang::BinaryOperator>(e);
+  if (!bin) return std::nullopt;
+  // (X - 1) / B + 1
+  if (bin->getOpcode() == clang::BO_Add && is_constant(bin->getRHS(), ctx, 1)) {
+    auto* div = llvm::dyn_cast<clang::BinaryOperator>(bin->getLHS()->IgnoreParenImpCasts());
+    auto b = div && div->getOpcode() == clang::BO_Div ? constant_value(div->getRHS(), ctx) : std::nullopt;
+    auto* sub = div ? llvm::dyn_cast<clang::BinaryOperator>(div->getLHS()->IgnoreParenImpCasts()) : nullptr;
+    if (b && *b >= 2 && sub && sub->getOpcode() == clang::BO_Sub && is_constant(sub->getRHS(), ctx, 1))
+      return std::make_pair(sub->getLHS(), *b);
+    return std::nullopt;
+  }
+  std::optional<int64_t> b;
+  if (bin->getOpcode() == clang::BO_Div) b = constant_value(bin->getRHS(), ctx);
+  if (bin->getOpcode() == clang::BO_Shr)
+    if (auto k = constant_value(bin->getRHS(), ctx); k && *k > 0 && *k < 31) b = int64_t{1} << *k;
+  if (!b || *b < 2) return std::nullopt;
+  auto* top = llvm::dyn_cast<clang::BinaryOperator>(bin->getLHS()->IgnoreParenImpCasts());
+  if (!top) return std::nullopt;
+  // X + (B - 1), (B - 1) + X
+  if (top->getOpcode() == clang::BO_Add) {
+    if (is_constant(top->getRHS(), ctx, *b - 1)) return std::make_pair(top->getLHS(), *b);
+    if (is_constant(top->getLHS(), ctx, *b - 1)) return std::make_pair(top->getRHS(), *b);
+  }
+  // (X + B) - 1
+  if (top->getOpcode() == clang::BO_Sub && is_constant(top->getRHS(), ctx, 1)) {
+    auto* add = llvm::dyn_cast<clang::BinaryOperator>(top->getLHS()->IgnoreParenImpCasts());
+    if (add && add->getOpcode() == clang::BO_Add && is_constant(add->getRHS(), ctx, *b)) return std::make_pair(add->getLHS(), *b);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::pair<Poly, int64_t>> AccessInterpreter::Impl::grid_divisions(const Value& grid) const {
   if (grid.kind == Value::Kind::Int) return grid_divisions_of(atoms, {grid.form});
   if (grid.kind == Value::Kind::Dim3) return grid_divisions_of(atoms, {grid.dims[0], grid.dims[1], grid.dims[2]});
   return {};
+}
+
+// Per grid dimension written as ceil(X / B) with blocks of exactly B threads, where nothing on the
+// path makes B divide X: the launch's threads run past X in the last block.
+void AccessInterpreter::Impl::note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args,
+                                                Env& env, LaunchObservation& obs) {
+  const clang::CallExpr* config = launch->getConfig();
+  if (!config || config->getNumArgs() < 1) return;
+  std::vector<const clang::Expr*> dims = grid_dimensions(config->getArg(0));
+  for (size_t d = 0; d < dims.size() && d < 3; ++d) {
+    auto rounded = ceil_division(dims[d], ctx);
+    if (!rounded || !obs.block[d] || int64_t{*obs.block[d]} != rounded->second) continue;
+    const auto& [count_expr, block_size] = *rounded;
+    ++quiet;
+    Value count = eval(count_expr, env);
+    --quiet;
+    if (count.kind != Value::Kind::Int) continue;
+    Poly known = with_known_values(count.form, env.facts);
+    if (congruence_of(atoms, known, &env.facts).divisible_by(static_cast<uint64_t>(block_size))) continue;
+    RoundedGrid& r = obs.rounded[d];
+    r.block = block_size;
+    // Through parentheses: a macro's `((M) + (N) - 1) / (N)` then reads as its argument, `N`.
+    r.count = text_of(count_expr->IgnoreParenImpCasts(), 40);
+    r.count_value = known.constant_value();
+    r.launch = obs.location;
+    for (size_t i = 0; i < args.size() && i < launch->getNumArgs(); ++i)
+      if (text_of(launch->getArg(i)->IgnoreParenImpCasts(), 40) == r.count) {
+        r.parameter = static_cast<int>(i);
+        break;
+      }
+    for (size_t i = 0; i < args.size() && r.parameter < 0; ++i)
+      if (args[i].kind == Value::Kind::Int && with_known_values(args[i].form, env.facts) == known) r.parameter = static_cast<int>(i);
+  }
 }
 
 Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* launch, Env& env) {
@@ -412,8 +530,11 @@ Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* laun
     }
   }
   std::vector<std::pair<Poly, int64_t>> exact_divisions;
-  if (const clang::CallExpr* config = launch->getConfig(); config && config->getNumArgs() > 0)
-    exact_divisions = grid_divisions(eval(config->getArg(0), env));
+  if (const clang::CallExpr* config = launch->getConfig(); config && config->getNumArgs() > 0) {
+    Value grid = eval(config->getArg(0), env);
+    exact_divisions = grid_divisions(grid);
+    note_rounded_grid(launch, args, env, obs);
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const Value& v = args[i];
     std::optional<Congruence> c;

@@ -152,6 +152,9 @@ KernelLaunchFacts merge(const std::vector<const LaunchObservation*>& observation
     if (observations.size() > 1) note += " and " + std::to_string(observations.size() - 1) + " more launch(es)";
     out.parameter_notes[i] = note;
   }
+  for (int d = 0; d < 3; ++d)
+    for (const auto* o : observations)
+      if (o->rounded[d].block > 0 && out.rounded[d].block == 0) out.rounded[d] = o->rounded[d];
   return out;
 }
 

@@ -509,6 +509,7 @@ Value AccessInterpreter::Impl::eval_conditional(const clang::AbstractConditional
     env = std::move(t);
     return a;
   }
+  t.conditioned = f.conditioned = env.conditioned;  // both arms go on: the condition is behind
   env = join(t, f);
   return join_values(a, b);
 }

@@ -32,6 +32,7 @@ using interpreter::Value;
 // ------------------------------------------------------------------ conditions
 
 void AccessInterpreter::Impl::assume(const clang::Expr* cond, bool truth, Env& env) {
+  env.conditioned = true;
   ++quiet;
   assume_impl(cond, truth, env, 0);
   --quiet;
@@ -46,6 +47,13 @@ void AccessInterpreter::Impl::assume_impl(const clang::Expr* cond, bool truth, E
   }
   if (auto* un = llvm::dyn_cast<clang::UnaryOperator>(cond)) {
     if (un->getOpcode() == clang::UO_LNot) return assume_impl(un->getSubExpr(), !truth, env, depth + 1);
+  }
+  // `__builtin_expect(cond, 0)` (C10_UNLIKELY in TORCH_CHECK, `unlikely()`) is its first argument.
+  if (auto* call = llvm::dyn_cast<clang::CallExpr>(cond); call && call->getNumArgs() >= 1) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee && callee->getIdentifier() &&
+        (callee->getName() == "__builtin_expect" || callee->getName() == "__builtin_expect_with_probability"))
+      return assume_impl(call->getArg(0), truth, env, depth + 1);
   }
   if (auto* bin = llvm::dyn_cast<clang::BinaryOperator>(cond)) {
     switch (bin->getOpcode()) {
@@ -314,6 +322,7 @@ void AccessInterpreter::Impl::exec_switch(const clang::SwitchStmt* sw, Env& env)
   for (size_t start = 0; start < body.size(); ++start) {
     if (!llvm::isa<clang::SwitchCase>(body[start])) continue;
     Env path = env;
+    path.conditioned = true;
     // Entered at `case K:`, the condition equals K: a launcher that dispatches on the block
     // size (`switch (threads) { case 64: k<64><<<g, threads>>>(…) }`) launches with 64 threads.
     if (auto* label = llvm::dyn_cast<clang::CaseStmt>(body[start]); label && !label->getRHS()) {
@@ -326,6 +335,7 @@ void AccessInterpreter::Impl::exec_switch(const clang::SwitchStmt* sw, Env& env)
   std::map<const clang::VarDecl*, Modification> mods;
   collect_modifications(sw->getBody(), mods, {});
   for (const auto& [var, m] : mods) havoc(var, env);
+  env.conditioned = true;  // a case may have returned
 }
 
 void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
@@ -352,6 +362,7 @@ void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
   exec(ifs->getThen(), t);
   if (ifs->getElse()) exec(ifs->getElse(), f);
   bool data_branch = env.data_branch;
+  bool conditioned = env.conditioned;
   std::vector<DivergentCondition> divergent_before = env.divergent;
   std::vector<interpreter::UniformTest> tests_before = env.uniform_tests;
   bool some_exited = (t.dead && t.exited) || (f.dead && f.exited);
@@ -362,6 +373,7 @@ void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
   if (!one_left) {
     env.divergent = std::move(divergent_before);
     env.uniform_tests = std::move(tests_before);
+    env.conditioned = conditioned;
   } else if (some_exited && !env.dead) {
     note_exit(ifs->getCond(), env);
   }
@@ -499,10 +511,22 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::St
     after.facts = env.facts;
     after.guards = env.guards;
     after.divergent = env.divergent;
+    // Past the loop every thread runs on, unless the loop can end the kernel (a `return` in it)
+    // or has no condition of its own (it is left by a `break` under some test).
+    after.conditioned = env.conditioned || !cond || contains_return(body);
     end_loop_sync(body_env, after);
     env = std::move(after);
     return;
   }
+}
+
+bool AccessInterpreter::Impl::contains_return(const clang::Stmt* s) {
+  if (!s) return false;
+  if (llvm::isa<clang::ReturnStmt>(s)) return true;
+  if (llvm::isa<clang::LambdaExpr>(s)) return false;
+  for (const clang::Stmt* child : s->children())
+    if (contains_return(child)) return true;
+  return false;
 }
 
 // The statements a loop runs once per iteration at its top level: the increment and the

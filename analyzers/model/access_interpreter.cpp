@@ -49,6 +49,8 @@ void AccessInterpreter::Impl::reset() {
   sequences.clear();
   next_of_sequence.clear();
   first_iteration.clear();
+  parameter_bases.clear();
+  parameter_names.clear();
   geometric_candidates.clear();
   hazards_seen.clear();
 }
@@ -178,6 +180,7 @@ void AccessInterpreter::Impl::bind_parameters(const clang::FunctionDecl& f, Env&
     const clang::ParmVarDecl* param = f.getParamDecl(i);
     clang::QualType t = param->getType();
     std::string name = param->getNameAsString();
+    parameter_names.push_back(name.empty() ? "param" + std::to_string(i) : name);
     if (t.isNull() || t->containsErrors()) {
       env.vars[canonical(param)] = Value::none(Variation::Varying);
       continue;
@@ -199,6 +202,7 @@ void AccessInterpreter::Impl::bind_parameters(const clang::FunctionDecl& f, Env&
       int id = add_base(name, MemorySpace::Global, alignment, address,
                         informative ? note : "assumed " + std::to_string(alignment) + "-byte aligned, as a kernel pointer parameter");
       v = Value::pointer(id, Poly());
+      parameter_bases.insert(id);
     } else if (t->isReferenceType()) {
       v = Value::none();
     } else if (t->isIntegralOrEnumerationType() || t->isDependentType()) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "analyzers/model/alignment_congruence.h"
@@ -35,6 +36,16 @@ namespace kl::analyzers {
 
 class SourceView;
 
+// A grid dimension launched as `(X + B - 1) / B` blocks of B threads: the threads cover X rounded
+// up to a multiple of B, so when B does not divide X the last block's threads run past X.
+struct RoundedGrid {
+  int64_t block = 0;    // B; 0 when the dimension is not launched so (or B divides X on the path)
+  int parameter = -1;   // the kernel parameter the launch passes X as, if it does
+  std::string count;    // X as the launch writes it ("n")
+  std::optional<int64_t> count_value;  // X's value there, when the host path fixes it
+  Location launch;
+};
+
 // What the launches in the file say about one kernel: the block shape when every launch agrees,
 // and per parameter what every launch's argument is known to be (for pointers, its address).
 struct KernelLaunchFacts {
@@ -42,6 +53,7 @@ struct KernelLaunchFacts {
   std::optional<uint32_t> block[3];
   std::vector<std::optional<Congruence>> parameters;
   std::vector<std::string> parameter_notes;  // "`in + 1` at line 42"
+  RoundedGrid rounded[3];  // the first launch whose grid rounds a count up, per dimension
 };
 
 struct LaunchObservation {
@@ -50,6 +62,7 @@ struct LaunchObservation {
   std::vector<std::optional<Congruence>> arguments;
   std::vector<std::string> argument_texts;
   Location location;
+  RoundedGrid rounded[3];
 };
 
 class AccessInterpreter {

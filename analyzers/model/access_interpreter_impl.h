@@ -198,6 +198,9 @@ struct AccessInterpreter::Impl {
   // the loop's head; in the loop's first iteration it still holds the value it entered with.
   // The bank-conflict estimate uses that value where the atom leaves an access unjudged.
   std::map<AtomId, Poly> first_iteration;
+  // The function's parameters: the bases of its pointers, and every parameter's name by position.
+  std::set<int> parameter_bases;
+  std::vector<std::string> parameter_names;
   std::set<std::pair<uint32_t, uint32_t>> hazards_seen;  // touch serials already compared
 
   // Kept for the whole parse: what each library function reached does to global memory.
@@ -459,6 +462,10 @@ struct AccessInterpreter::Impl {
                        MemoryAccess& m);
   std::optional<Poly> at_first_iteration(const Poly& p, std::vector<AtomId>& replaced) const;
   void estimate_first_iteration(const WarpQuery& q, WarpEstimate& w, std::string& note) const;
+  static bool contains_return(const clang::Stmt* s);
+  void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  void note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args, Env& env,
+                         LaunchObservation& obs);
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,
                            const Env& env, MemoryAccess& m) const;
   // The alignment verdict of a vector access of `w` bytes at base + offset.

@@ -45,6 +45,19 @@ struct SharedRow {
   uint64_t bytes = 0;     // 128
 };
 
+// The last block of a grid launched as ceil(count / block) blocks has threads whose index along
+// `dimension` (blockIdx * blockDim + threadIdx) is count or more whenever block does not divide
+// count; an access at that index plus `past_count` that no condition guards reaches past count.
+struct TailReach {
+  int dimension = 0;       // 0 x, 1 y, 2 z
+  int64_t block = 0;       // threads per block along it
+  int64_t past_count = 0;  // the access's index minus the thread's index (0 for `out[i]`)
+  std::string count;       // the count as the launch writes it ("n")
+  std::optional<int64_t> count_value;  // its value at that launch, when the host fixes it
+  std::string parameter;   // the kernel parameter the launch passes it as (empty: not passed)
+  Location launch;
+};
+
 struct MemoryAccess {
   Location location;                // the access expression: `in[i]`, `*p`, `p->x`, `__ldg(p + i)`
   std::string function;             // the function the expression is written in
@@ -99,6 +112,10 @@ struct MemoryAccess {
   std::optional<SharedRow> shared_row;    // the array's row, when padding it is a safe edit
   uint32_t loop_vector_width = 0;         // wavefronts counted for the vector an unrolled loop makes (access_warp.h)
   std::string loop_values;                // the loop variables' values the wavefronts were counted at, when not all
+
+  // Out of bounds: the access runs on every thread a rounded-up grid launches (no condition on its
+  // path), at element `first thread past the count + past_count` of a kernel parameter.
+  std::optional<TailReach> tail;
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

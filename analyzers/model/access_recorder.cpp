@@ -159,6 +159,7 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   int64_t width = access_width(t, size, align, offset, m);
   if ((base.space == MemorySpace::Global || base.space == MemorySpace::Shared) && width > 0)
     estimate_coalescing(base, offset, width, size, env, m);
+  if (base.space == MemorySpace::Global && size && *size > 0) note_tail(address.base, offset, *size, env, m);
   if (!field_of.empty()) describe_element(e, address, m);
   if (base.space == MemorySpace::Shared && width > 0)
     touch_shared(m, address.base, offset, static_cast<uint32_t>(width), env);
@@ -338,6 +339,37 @@ void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpE
     }
   }
   w = best;
+}
+
+// An access of a kernel pointer parameter at exactly the thread's index along a dimension the
+// launches round up (`out[i]`, `in[i + 1]` with i = blockIdx.x * blockDim.x + threadIdx.x), on a
+// path no condition decides: the last block's threads past the count make it too.
+void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t size, const Env& env,
+                                        MemoryAccess& m) const {
+  if (env.conditioned || !launch_facts || !parameter_bases.count(base)) return;
+  auto elements = offset.divided_exactly(size);
+  if (!elements) return;
+  for (int d = 0; d < 3; ++d) {
+    const RoundedGrid& r = launch_facts->rounded[d];
+    if (r.block == 0 || !launch_facts->block[d] || int64_t{*launch_facts->block[d]} != r.block) continue;
+    auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
+    if (!block_index || thread[d] == UINT32_MAX) continue;
+    auto index = Poly::atom(*block_index, r.block).plus(Poly::atom(thread[d]));
+    auto past = index ? elements->minus(*index) : std::nullopt;
+    auto c = past ? past->constant_value() : std::nullopt;
+    if (!c || *c < 0) continue;
+    TailReach t;
+    t.dimension = d;
+    t.block = r.block;
+    t.past_count = *c;
+    t.count = r.count;
+    t.count_value = r.count_value;
+    if (r.parameter >= 0 && static_cast<size_t>(r.parameter) < parameter_names.size())
+      t.parameter = parameter_names[r.parameter];
+    t.launch = r.launch;
+    m.tail = std::move(t);
+    return;
+  }
 }
 
 // The warp estimator's verdict for a global access (sectors) or a shared one (bank wavefronts),

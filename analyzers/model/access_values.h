@@ -131,6 +131,10 @@ struct Env {
   bool data_branch = false;
   bool dead = false;
   bool exited = false;  // dead because the kernel returned (or trapped), not by break/continue
+  // Some condition decides whether this path runs (a branch, a loop, an early return before
+  // it): the path may be bounded by a test the model does not read. False on the straight-line
+  // code every launched thread runs.
+  bool conditioned = false;
   // Inside an inlined call made under a branch on loaded data (data_branch itself starts false
   // in a callee, for the access verdicts; the race check needs to know).
   bool caller_data_branch = false;

@@ -13,6 +13,7 @@ extern const Rule kMisalignedAccessRule;
 extern const Rule kBankConflictRule;
 extern const Rule kSharedRaceRule;
 extern const Rule kDivergentBarrierRule;
+extern const Rule kOutOfBoundsRule;
 extern const Rule kBuildTomlRule;
 extern const Rule kFrontendRule;
 extern const Rule kNvccRule;
@@ -28,6 +29,7 @@ const std::vector<const Rule*>& rule_catalog() {
       &kBankConflictRule,
       &kSharedRaceRule,
       &kDivergentBarrierRule,
+      &kOutOfBoundsRule,
       &kBuildTomlRule,
       &kFrontendRule,
       &kNvccRule,

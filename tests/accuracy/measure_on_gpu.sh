@@ -16,6 +16,8 @@
 #   4. tests/accuracy/ncu_labels.py: raw outputs -> labels.json; raw text -> access_raw.tar.gz.
 # Everything is bounded by MEASURE_DEADLINE_S (default 140 s after start): what is left when it
 # passes is recorded as skipped and stays unlabeled. The log is written into OUT_DIR as it goes.
+# MEASURE_ONLY="a b" measures only those fixtures (file names without .cu); their labels are then
+# merged into labels.json by hand (the other files' labels stay as measured before).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,7 +55,11 @@ if [ -n "${MEASURE_PREBUILT:-}" ] && [ -d "$MEASURE_PREBUILT" ] &&
   if [ -n "$built_in" ] && [ ! -e "$built_in" ]; then mkdir -p "$(dirname "$built_in")" && ln -s "$ROOT" "$built_in"; fi
 else
   export WORK ARCH
-  ls tests/fixtures/access/*.cu | xargs -P "$(nproc)" -I{} bash -c '
+  fixture_files() {
+    if [ -n "${MEASURE_ONLY:-}" ]; then for n in $MEASURE_ONLY; do echo "tests/fixtures/access/$n.cu"; done
+    else ls tests/fixtures/access/*.cu; fi
+  }
+  fixture_files | xargs -P "$(nproc)" -I{} bash -c '
     n=$(basename {} .cu)
     nvcc -O3 -lineinfo -arch=$ARCH -o "$WORK/bin/$n" {} > "$WORK/build/$n.log" 2>&1 || echo "BUILD FAILED $n"' | tee -a "$LOG"
 fi
@@ -91,6 +97,7 @@ ALIGNMENT_ONLY="const_offsets|half2_offsets|shared_vectors|launch_offsets|vector
 REST=$(ls "$FIXTURES"/*.cu | xargs -n1 basename | sed 's/\.cu$//' | grep -v -x -E "$ALIGNMENT_ONLY" |
   grep -v -x -F "$(echo $PRIORITY | tr ' ' '\n')")
 ORDER="$PRIORITY $REST rmsnorm_vec vector_copy const_offsets half2_offsets launch_offsets shared_vectors"
+if [ -n "${MEASURE_ONLY:-}" ]; then ORDER=$MEASURE_ONLY; fi
 for name in $ORDER; do
   [ -x "$BIN/$name" ] || continue
   from=0

@@ -54,7 +54,8 @@ TEST_CASE("the catalog lists every rule once, in a fixed order") {
   for (const Rule* rule : rule_catalog()) ids.emplace_back(rule->id);
   // The order of SARIF's rule list, and the order the checks run in.
   CHECK(ids == std::vector<std::string>{"arch-mismatch", "arch-unsupported", "smem-limit",
-                                        "uncoalesced-access", "misaligned-access", "bank-conflict", "shared-race", "divergent-barrier", "build-toml",
+                                        "uncoalesced-access", "misaligned-access", "bank-conflict", "shared-race", "divergent-barrier",
+                                        "out-of-bounds", "build-toml",
                                         "frontend", "nvcc", "ptxas"});
   for (const Rule* rule : rule_catalog()) CHECK(find_rule(rule->id) == rule);
   CHECK(find_rule("no-such-rule") == nullptr);
@@ -75,6 +76,7 @@ TEST_CASE("each rule declares its default severity, a summary, its guidance page
       {"uncoalesced-access", Severity::Warning, true, false},
       {"misaligned-access", Severity::Error, true, false},
       {"bank-conflict", Severity::Warning, true, false},
+      {"out-of-bounds", Severity::Warning, true, false},
       {"build-toml", Severity::Error, false, true},
       {"frontend", Severity::Information, false, false},
       {"nvcc", Severity::Error, false, false},

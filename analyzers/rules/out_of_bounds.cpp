@@ -1,0 +1,89 @@
+// out-of-bounds: a global load or store that the last block of a rounded-up grid makes past the
+// count the grid was rounded from. A launch of `(n + 255) / 256` blocks of 256 threads has
+// threads whose index (blockIdx.x * blockDim.x + threadIdx.x) reaches n whenever 256 does not
+// divide n; an access at that index on a path no condition decides (no `if (i < n)`, no early
+// return, no loop bound) is made by those threads too.
+//
+// The model sees only what the file says: the grid and block of the launch, the index of the
+// access (the thread's index plus a constant), and whether any condition stands between the
+// kernel's start and the access. What it does not see is the buffer's size, so this is a
+// warning: it is a read or write past the end when the buffer holds n elements (as a buffer sized
+// from the same n does). A launch whose count is known to be a multiple of the block (`n % 256`
+// checked on the host path, or `n` built as a multiple) is silent.
+#include <string>
+
+#include "analyzers/rules/access_place.h"
+#include "analyzers/rules/rule.h"
+#include "analyzers/rules/rule_input.h"
+#include "analyzers/rules/worst_per_key.h"
+
+namespace kl::analyzers {
+namespace {
+void check_out_of_bounds(const SourceInput& input, std::vector<Finding>& out);
+}  // namespace
+
+extern const Rule kOutOfBoundsRule;  // listed in rule_catalog.cpp
+const Rule kOutOfBoundsRule = {
+    .id = "out-of-bounds",
+    .default_severity = Severity::Warning,
+    .summary = "a global load/store that the last block of a rounded-up grid makes past its count",
+    .guidance_page = "references/rules/out-of-bounds.md",
+    .source_check = &check_out_of_bounds,
+};
+
+namespace {
+
+std::string index_text(int dimension) {
+  const char axis = "xyz"[dimension];
+  return std::string("blockIdx.") + axis + " * blockDim." + axis + " + threadIdx." + axis;
+}
+
+std::string plus(const std::string& count, int64_t k) {
+  if (k == 0) return count;
+  bool compound = count.find_first_of(" +-*/%") != std::string::npos;
+  return (compound ? "(" + count + ")" : count) + " + " + std::to_string(k);
+}
+
+Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  const TailReach& t = *a.tail;
+  const std::string& n = t.count;
+  bool compound = n.find_first_of(" +-*/%") != std::string::npos;
+  std::string n_paren = compound ? "(" + n + ")" : n;
+  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
+  std::string msg = "out-of-bounds " + what + " `" + a.base_name + "` when " + n_paren + " % " +
+                    std::to_string(t.block) + " != 0: the launch at line " +
+                    std::to_string(t.launch.range.start.line + 1) + " starts (" + plus(n, t.block - 1) + ") / " +
+                    std::to_string(t.block) + " blocks of " + std::to_string(t.block) +
+                    " threads, so the last block's threads whose " + index_text(t.dimension) + " is " + n +
+                    " or more make this access too, at indices up to " + plus(n, t.block - 2 + t.past_count) +
+                    "; nothing on its path tests the index";
+  if (!t.parameter.empty()) msg += " (the kernel receives the count as `" + t.parameter + "`)";
+  if (t.count_value && *t.count_value > 0) {
+    int64_t threads = (*t.count_value + t.block - 1) / t.block * t.block;
+    msg += "; at that launch " + n + " is " + std::to_string(*t.count_value) + ", so " +
+           std::to_string(threads - *t.count_value) + " threads run past it";
+  }
+  msg += ". Guard it (`if (i < " + (t.parameter.empty() ? n : t.parameter) +
+         ")`, or return early for those threads), or launch exactly " + n_paren + " / " + std::to_string(t.block) +
+         " blocks where the host checks that " + std::to_string(t.block) + " divides it.";
+  msg += kernels_suffix(a, kernels);
+  Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  f.notes.push_back({t.launch, "the rounded-up launch"});
+  add_call_chain(a, f);
+  return f;
+}
+
+// One finding per access place; the first record that reaches past the count stands for it.
+void check_out_of_bounds(const SourceInput& input, std::vector<Finding>& out) {
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> places;
+  auto first = [](const MemoryAccess&, const MemoryAccess&) { return false; };
+  for (const auto& target : input.targets) {
+    if (!target.facts) continue;
+    for (const auto& a : target.facts->accesses)
+      if (a.tail) note_kernel(a, places.offer(place_of(a), a, first).extra);
+  }
+  for (const auto& entry : places.entries()) out.push_back(make(*entry.worst, entry.extra));
+}
+
+}  // namespace
+}  // namespace kl::analyzers

@@ -1,0 +1,145 @@
+// out-of-bounds through the analyzers' front door: a rounded-up grid whose last block's threads
+// make an unguarded access, against every way a kernel or its host can rule the tail out.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analyzers/pipeline/analysis.h"
+#include "tests/unit/analysis_test_support.h"
+
+using namespace kl::analyzers;
+using namespace kl::analyzers::testing;
+
+namespace {
+
+FileAnalysis analyse(const std::string& source) {
+  static Analyzer analyzer(settings_for_archs({"9.0"}));
+  return analyzer.analyze_source(scratch_file("kl_out_of_bounds_test", "snippet.cu"), source);
+}
+
+std::vector<uint32_t> lines_of(const FileAnalysis& a) {
+  std::vector<uint32_t> lines;
+  for (const auto* f : findings_of_rule(a, "out-of-bounds")) lines.push_back(f->location.range.start.line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("an unguarded access under a rounded-up grid reaches past the count") {
+  auto a = analyse(
+      "__global__ void add(float* out, const float* a, const float* b, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = a[i] + b[i];\n"
+      "}\n"
+      "void run(float* o, const float* a, const float* b, int n) { add<<<(n + 255) / 256, 256>>>(o, a, b, n); }\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(f.size() == 3);  // the store and both loads
+  CHECK(f[0]->severity == Severity::Warning);
+  CHECK(f[0]->location.range.start.line == 2);
+  CHECK(contains(f[0]->message, "out-of-bounds store to `out` when n % 256 != 0"));
+  CHECK(contains(f[0]->message, "(n + 255) / 256 blocks of 256 threads"));
+  CHECK(contains(f[0]->message, "at indices up to n + 254"));
+  CHECK(contains(f[0]->message, "the kernel receives the count as `n`"));
+  REQUIRE_FALSE(f[0]->notes.empty());
+  CHECK(f[0]->notes[0].location.range.start.line == 4);  // the launch
+}
+
+TEST_CASE("guards, early returns, grid-stride loops and exact grids are silent") {
+  auto a = analyse(
+      "__global__ void guarded(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i];\n"
+      "}\n"
+      "__global__ void early(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i >= n) return;\n"
+      "  out[i] = in[i];\n"
+      "}\n"
+      "__global__ void strided(float* out, const float* in, int n) {\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i];\n"
+      "}\n"
+      "__global__ void exact(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i];\n"
+      "}\n"
+      "__global__ void clamped(float* out, const float* in, int n) {\n"
+      "  int i = min(int(blockIdx.x * blockDim.x + threadIdx.x), n - 1);\n"
+      "  out[i] = in[i];\n"
+      "}\n"
+      "void run(float* o, const float* i, int n) {\n"
+      "  guarded<<<(n + 255) / 256, 256>>>(o, i, n);\n"
+      "  early<<<(n + 255) / 256, 256>>>(o, i, n);\n"
+      "  strided<<<(n + 255) / 256, 256>>>(o, i, n);\n"
+      "  exact<<<n / 256, 256>>>(o, i, n);\n"
+      "  clamped<<<(n + 255) / 256, 256>>>(o, i, n);\n"
+      "}\n");
+  CHECK(lines_of(a).empty());
+}
+
+TEST_CASE("a host check that the block divides the count rules the tail out") {
+  auto source = [](const std::string& check) {
+    return "__global__ void scale(float* out, const float* in, int n) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  out[i] = 2.0f * in[i];\n"
+           "}\n"
+           "void run(float* o, const float* i, int n) {\n" +
+           check +
+           "  scale<<<(n + 127) / 128, 128>>>(o, i, n);\n"
+           "}\n";
+  };
+  CHECK(lines_of(analyse(source(""))) == std::vector<uint32_t>{2, 2});
+  CHECK(lines_of(analyse(source("  if (n % 128 != 0) return;\n"))).empty());
+  CHECK(lines_of(analyse(source("  if (__builtin_expect(n % 128 != 0, 0)) return;\n"))).empty());
+  // A smaller multiple leaves the tail.
+  CHECK(lines_of(analyse(source("  if (n % 64 != 0) return;\n"))) == std::vector<uint32_t>{2, 2});
+}
+
+TEST_CASE("the other ways to round up, and block sizes that do not match the rounding") {
+  auto a = analyse(
+      "__global__ void copy(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i + 1] = in[i];\n"
+      "}\n"
+      "__global__ void twice(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i];\n"
+      "}\n"
+      "void run(float* o, const float* i, int n) {\n"
+      "  copy<<<(n - 1) / 256 + 1, 256>>>(o, i, n);\n"
+      "  twice<<<(n + 255) / 256, 128>>>(o, i, n);\n"  // 128 threads per block: not the rounding
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(f.size() == 2);
+  for (const auto* x : f) CHECK(x->location.range.start.line == 2);
+  CHECK(contains(f[0]->message, "at indices up to n + 255"));  // the store, one past the thread
+}
+
+TEST_CASE("a guard in the kernel covers the accesses of the helpers it calls") {
+  auto a = analyse(
+      "__device__ void write_row(float* out, const float* in, long i, bool flip) {\n"
+      "  float v;\n"
+      "  if (flip) v = -in[i]; else v = in[i];\n"
+      "  out[i] = v;\n"
+      "}\n"
+      "__global__ void rows(float* out, const float* in, long n, bool flip) {\n"
+      "  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i >= n) return;\n"
+      "  write_row(out, in, i, flip);\n"
+      "}\n"
+      "#define CEIL_DIV(M, N) (((M) + (N) - 1) / (N))\n"
+      "__global__ void plain(float* out, const float* in, long n) {\n"
+      "  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i];\n"
+      "}\n"
+      "void run(float* o, const float* i, long n) {\n"
+      "  rows<<<(n + 255) / 256, 256>>>(o, i, n, true);\n"
+      "  const int count = n;\n"
+      "  plain<<<CEIL_DIV(count, 256), 256>>>(o, i, count);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(f.size() == 2);  // plain's store and load; nothing in write_row
+  for (const auto* x : f) CHECK(x->location.range.start.line == 13);
+  CHECK(contains(f[0]->message, "when count % 256 != 0"));
+  CHECK(contains(f[0]->message, "the kernel receives the count as `n`"));
+}
