@@ -10,6 +10,7 @@
 #include "cli/registered_command.h"
 #include "cli/skills_command.h"
 #include "cli/snippets_command.h"
+#include "cli/test_command.h"
 
 namespace kl::cli {
 namespace {
@@ -24,7 +25,7 @@ std::vector<RegisteredCommand>& registry() {
 void register_subcommands(CLI::App& app) {
   // A braced list is evaluated left to right: this is the order of `--help`.
   for (RegisteredCommand& command : std::vector<RegisteredCommand>{
-           add_lint_command(app), add_check_command(app), add_build_command(app), add_bench_command(app),
+           add_lint_command(app), add_check_command(app), add_build_command(app), add_bench_command(app), add_test_command(app),
            add_skills_command(app), add_snippets_command(app), add_clangd_config_command(app)})
     registry().push_back(std::move(command));
 }

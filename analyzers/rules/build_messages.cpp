@@ -1,7 +1,8 @@
-// nvcc and ptxas: not checks but the names of the findings a build makes from the compilers'
-// own errors and warnings (runner/compiler_messages.h). The runner makes them; these descriptors
-// give them a page, a place in SARIF's rule list, and ids that settings and suppression comments
-// may name.
+// nvcc, ptxas and compute-sanitizer: not checks but the names of the findings a build makes
+// from the compilers' own errors and warnings (runner/compiler_messages.h), and a test run from
+// compute-sanitizer's reports (runner/sanitizer_messages.h). The runner makes them; these
+// descriptors give them a page, a place in SARIF's rule list, and ids that settings and
+// suppression comments may name.
 #include "analyzers/rules/rule.h"
 #include "analyzers/rules/rule_catalog.h"
 
@@ -9,6 +10,7 @@ namespace kl::analyzers {
 
 extern const Rule kNvccRule;   // listed in rule_catalog.cpp
 extern const Rule kPtxasRule;  // listed in rule_catalog.cpp
+extern const Rule kComputeSanitizerRule;  // listed in rule_catalog.cpp
 const Rule kNvccRule = {
     .id = kNvcc,
     .default_severity = Severity::Error,
@@ -20,6 +22,12 @@ const Rule kPtxasRule = {
     .default_severity = Severity::Error,
     .summary = "an error or warning of ptxas (PTX to machine code) in the last build",
     .guidance_page = "references/rules/build-messages.md",
+};
+const Rule kComputeSanitizerRule = {
+    .id = kComputeSanitizer,
+    .default_severity = Severity::Error,
+    .summary = "an error compute-sanitizer (memcheck, racecheck, synccheck, initcheck) reported in a test run",
+    .guidance_page = "references/rules/compute-sanitizer.md",
 };
 
 }  // namespace kl::analyzers

@@ -18,6 +18,7 @@ extern const Rule kBuildTomlRule;
 extern const Rule kFrontendRule;
 extern const Rule kNvccRule;
 extern const Rule kPtxasRule;
+extern const Rule kComputeSanitizerRule;
 
 const std::vector<const Rule*>& rule_catalog() {
   static const std::vector<const Rule*> rules = {
@@ -34,6 +35,7 @@ const std::vector<const Rule*>& rule_catalog() {
       &kFrontendRule,
       &kNvccRule,
       &kPtxasRule,
+      &kComputeSanitizerRule,
   };
   return rules;
 }

@@ -25,5 +25,7 @@ inline constexpr std::string_view kFrontend = "frontend";
 // build_messages.cpp holds their descriptors.
 inline constexpr std::string_view kNvcc = "nvcc";
 inline constexpr std::string_view kPtxas = "ptxas";
+// The pseudo-rule of what compute-sanitizer reports in a test run (runner/sanitizer_messages.h).
+inline constexpr std::string_view kComputeSanitizer = "compute-sanitizer";
 
 }  // namespace kl::analyzers

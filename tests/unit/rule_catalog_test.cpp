@@ -56,7 +56,7 @@ TEST_CASE("the catalog lists every rule once, in a fixed order") {
   CHECK(ids == std::vector<std::string>{"arch-mismatch", "arch-unsupported", "smem-limit",
                                         "uncoalesced-access", "misaligned-access", "bank-conflict", "shared-race", "divergent-barrier",
                                         "out-of-bounds", "build-toml",
-                                        "frontend", "nvcc", "ptxas"});
+                                        "frontend", "nvcc", "ptxas", "compute-sanitizer"});
   for (const Rule* rule : rule_catalog()) CHECK(find_rule(rule->id) == rule);
   CHECK(find_rule("no-such-rule") == nullptr);
   CHECK(find_rule(kFrontend)->id == "frontend");
@@ -81,6 +81,7 @@ TEST_CASE("each rule declares its default severity, a summary, its guidance page
       {"frontend", Severity::Information, false, false},
       {"nvcc", Severity::Error, false, false},
       {"ptxas", Severity::Error, false, false},
+      {"compute-sanitizer", Severity::Error, false, false},
   };
   for (const Expected& e : expected) {
     INFO(e.id);

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""`kernel-lsp test`: running a project's tests, the errors it gives before running anything, and
+compute-sanitizer output made on a GPU turned into findings at source lines (--from-output).
+
+    test_command_test.py KERNEL_LSP SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def run(binary, *args, env=None, cwd=None):
+    return subprocess.run([binary, "test", *args], capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+def main():
+    binary, source = sys.argv[1], Path(sys.argv[2])
+    failures = []
+
+    def check(condition, what):
+        if not condition:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        r = run(binary, str(project))
+        check(r.returncode == 2 and "give the tests' command with --command" in r.stderr,
+              f"no tests/: exit 2 with advice, got {r.returncode}: {r.stderr}")
+        r = run(binary, str(project), "--command", "true")
+        check(r.returncode == 0, f"passing tests: exit 0, got {r.returncode}: {r.stderr}")
+        r = run(binary, str(project), "--command", "echo ran-here; exit 3")
+        check(r.returncode == 1 and "the tests exited with an error" in r.stderr and "ran-here" in r.stdout,
+              f"failing tests: exit 1 with their output, got {r.returncode}: {r.stdout} {r.stderr}")
+        r = run(binary, str(project), "--command", "true", "--sanitize", "memcheck,leakcheck")
+        check(r.returncode == 2 and "unknown compute-sanitizer tool `leakcheck`" in r.stderr,
+              f"unknown tool: exit 2, got {r.returncode}: {r.stderr}")
+        if not Path("/usr/local/cuda/bin/compute-sanitizer").exists():
+            env = dict(os.environ, PATH="/usr/bin:/bin", CUDA_PATH=tmp, CUDA_HOME=tmp)
+            r = run(binary, str(project), "--command", "true", "--sanitize", env=env)
+            check(r.returncode == 2 and "compute-sanitizer not found" in r.stderr,
+                  f"no compute-sanitizer: exit 2 with where it looked, got {r.returncode}: {r.stderr}")
+        r = run(binary, str(project), "--from-output", str(source / "tests/fixtures/sanitizer/sync_bugs.10.synccheck.txt"))
+        check(r.returncode == 2 and "--from-output reads one tool's output" in r.stderr,
+              f"--from-output without a tool: exit 2, got {r.returncode}: {r.stderr}")
+
+    # A synccheck run of the sync fixtures on a GPU: the divergent barrier at sync_bugs.cu:153.
+    output = source / "tests/fixtures/sanitizer/sync_bugs.10.synccheck.txt"
+    fixtures = source / "tests/fixtures/sync"
+    r = run(binary, str(fixtures), "--sanitize", "synccheck", "--from-output", str(output))
+    check(r.returncode == 1, f"reports: exit 1, got {r.returncode}: {r.stderr}")
+    check("sync_bugs.cu:153:3: error: synccheck: Barrier error detected. Divergent thread(s) in block" in r.stdout,
+          f"text finding at the barrier's line: {r.stdout}")
+    check(r.stdout.count("[compute-sanitizer]") == 1, f"one finding for the threads' repeated reports: {r.stdout}")
+    check("3 report(s), 1 at source lines" in r.stderr, f"the count of reports: {r.stderr}")
+    r = run(binary, str(fixtures), "--sanitize", "synccheck", "--from-output", str(output), "--format", "sarif")
+    sarif = json.loads(r.stdout)
+    results = sarif["runs"][0]["results"]
+    check(len(results) == 1 and results[0]["ruleId"] == "compute-sanitizer", f"SARIF result: {results}")
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    check(region["startLine"] == 153, f"SARIF line: {region}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{'FAILED' if failures else 'ok'}: kernel-lsp test")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
