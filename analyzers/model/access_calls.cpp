@@ -120,7 +120,7 @@ std::optional<Value> AccessInterpreter::Impl::eval_clamp(const clang::CallExpr* 
   Variation va = variation_of(a), vb = variation_of(b);
   auto per_thread = [](Variation v) { return v == Variation::Lane || v == Variation::Piecewise; };
   // The bound does hold the value in: what follows is not an unguarded tail (out-of-bounds).
-  if ((per_thread(va) && vb == Variation::Uniform) || (per_thread(vb) && va == Variation::Uniform)) env.conditioned = true;
+  if ((per_thread(va) && vb == Variation::Uniform) || (per_thread(vb) && va == Variation::Uniform)) env.conditioned = interpreter::kAllDimensions;
   if (per_thread(va) && vb == Variation::Uniform) return a;
   if (per_thread(vb) && va == Variation::Uniform) return b;
   return std::nullopt;

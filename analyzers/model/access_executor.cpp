@@ -23,6 +23,7 @@ namespace kl::analyzers {
 
 using interpreter::canonical;
 using interpreter::Env;
+using interpreter::kAllDimensions;
 using interpreter::kMaxSteps;
 using interpreter::LValue;
 using interpreter::Modification;
@@ -32,14 +33,42 @@ using interpreter::Value;
 // ------------------------------------------------------------------ conditions
 
 void AccessInterpreter::Impl::assume(const clang::Expr* cond, bool truth, Env& env) {
-  env.conditioned = true;
+  assumed_dimensions = 0;
+  assumed_unread = false;
   ++quiet;
   assume_impl(cond, truth, env, 0);
   --quiet;
+  env.conditioned |= assumed_unread ? kAllDimensions : assumed_dimensions;
+}
+
+// The thread-index dimensions a form depends on (bit d), through quotients; all three for values
+// the model does not follow (loads, opaque results, loop iterations).
+uint8_t AccessInterpreter::Impl::dimensions_of(const Poly& form, int depth) const {
+  uint8_t out = 0;
+  for (AtomId a : form.atoms()) {
+    const Atom& atom = atoms[a];
+    switch (atom.kind) {
+      case AtomKind::ThreadIdx: case AtomKind::BlockIdx: case AtomKind::BlockDim: case AtomKind::GridDim:
+        out |= static_cast<uint8_t>(1u << atom.dim);
+        break;
+      case AtomKind::Parameter: case AtomKind::TemplateParam: case AtomKind::SizeOf:
+        break;
+      case AtomKind::Quotient:
+        out |= depth > 4 ? kAllDimensions : dimensions_of(atom.inner, depth + 1) | dimensions_of(atom.divisor, depth + 1);
+        break;
+      default:
+        out = kAllDimensions;
+        break;
+    }
+  }
+  return out;
 }
 
 void AccessInterpreter::Impl::assume_impl(const clang::Expr* cond, bool truth, Env& env, int depth) {
-  if (!cond || depth > 8) return;
+  if (!cond || depth > 8) {
+    assumed_unread = true;
+    return;
+  }
   cond = cond->IgnoreParenImpCasts();
   if (auto* c = llvm::dyn_cast<clang::ExprWithCleanups>(cond)) return assume_impl(c->getSubExpr(), truth, env, depth + 1);
   if (auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(cond)) {
@@ -61,12 +90,16 @@ void AccessInterpreter::Impl::assume_impl(const clang::Expr* cond, bool truth, E
         if (truth) {
           assume_impl(bin->getLHS(), true, env, depth + 1);
           assume_impl(bin->getRHS(), true, env, depth + 1);
+        } else {
+          assumed_unread = true;  // one of the two failed: nothing the path can name
         }
         return;
       case clang::BO_LOr:
         if (!truth) {
           assume_impl(bin->getLHS(), false, env, depth + 1);
           assume_impl(bin->getRHS(), false, env, depth + 1);
+        } else {
+          assumed_unread = true;
         }
         return;
       case clang::BO_EQ: case clang::BO_NE: case clang::BO_LT: case clang::BO_GT: case clang::BO_LE:
@@ -78,6 +111,8 @@ void AccessInterpreter::Impl::assume_impl(const clang::Expr* cond, bool truth, E
   }
   if (is_integral_type(cond->getType()) || is_boolean_type(cond->getType()))
     relation(cond, nullptr, clang::BO_NE, truth, env);
+  else
+    assumed_unread = true;
 }
 
 // Is `e` written `X % K` or `X & (2^k - 1)`? Then X and the power-of-two part of K.
@@ -132,9 +167,12 @@ void AccessInterpreter::Impl::relation(const clang::Expr* lhs, const clang::Expr
   }
   Value l = eval(lhs, env);
   Value rv = rhs ? eval(rhs, env) : Value::integer(Poly());
-  if (l.kind != Value::Kind::Int || rv.kind != Value::Kind::Int) return;
-  auto d = l.form.minus(rv.form);
-  if (!d) return;
+  auto d = l.kind == Value::Kind::Int && rv.kind == Value::Kind::Int ? l.form.minus(rv.form) : std::nullopt;
+  if (!d) {
+    assumed_unread = true;
+    return;
+  }
+  assumed_dimensions |= dimensions_of(*d, 0);
   Variation v = atoms.variation(*d);
   // A test of integers the lanes loaded (`if (ids[t] == row)`, `if (offsets[t] <= k)`) leaves
   // active the lanes the data picks, which the model cannot name. (Tests of computed or
@@ -322,7 +360,7 @@ void AccessInterpreter::Impl::exec_switch(const clang::SwitchStmt* sw, Env& env)
   for (size_t start = 0; start < body.size(); ++start) {
     if (!llvm::isa<clang::SwitchCase>(body[start])) continue;
     Env path = env;
-    path.conditioned = true;
+    path.conditioned = kAllDimensions;
     // Entered at `case K:`, the condition equals K: a launcher that dispatches on the block
     // size (`switch (threads) { case 64: k<64><<<g, threads>>>(…) }`) launches with 64 threads.
     if (auto* label = llvm::dyn_cast<clang::CaseStmt>(body[start]); label && !label->getRHS()) {
@@ -335,7 +373,7 @@ void AccessInterpreter::Impl::exec_switch(const clang::SwitchStmt* sw, Env& env)
   std::map<const clang::VarDecl*, Modification> mods;
   collect_modifications(sw->getBody(), mods, {});
   for (const auto& [var, m] : mods) havoc(var, env);
-  env.conditioned = true;  // a case may have returned
+  env.conditioned = kAllDimensions;  // a case may have returned
 }
 
 void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
@@ -362,7 +400,7 @@ void AccessInterpreter::Impl::exec_if(const clang::IfStmt* ifs, Env& env) {
   exec(ifs->getThen(), t);
   if (ifs->getElse()) exec(ifs->getElse(), f);
   bool data_branch = env.data_branch;
-  bool conditioned = env.conditioned;
+  uint8_t conditioned = env.conditioned;
   std::vector<DivergentCondition> divergent_before = env.divergent;
   std::vector<interpreter::UniformTest> tests_before = env.uniform_tests;
   bool some_exited = (t.dead && t.exited) || (f.dead && f.exited);
@@ -513,7 +551,7 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::St
     after.divergent = env.divergent;
     // Past the loop every thread runs on, unless the loop can end the kernel (a `return` in it)
     // or has no condition of its own (it is left by a `break` under some test).
-    after.conditioned = env.conditioned || !cond || contains_return(body);
+    after.conditioned = env.conditioned | (!cond || contains_return(body) ? kAllDimensions : 0);
     end_loop_sync(body_env, after);
     env = std::move(after);
     return;

@@ -200,6 +200,10 @@ struct AccessInterpreter::Impl {
   std::map<AtomId, Poly> first_iteration;
   // The function's parameters: the bases of its pointers, and every parameter's name by position.
   std::set<int> parameter_bases;
+  // What the condition assume() is reading bounds (Env::conditioned): its dimensions, or
+  // something it could not read (then all three).
+  uint8_t assumed_dimensions = 0;
+  bool assumed_unread = false;
   std::vector<std::string> parameter_names;
   std::set<std::pair<uint32_t, uint32_t>> hazards_seen;  // touch serials already compared
 
@@ -463,6 +467,7 @@ struct AccessInterpreter::Impl {
   std::optional<Poly> at_first_iteration(const Poly& p, std::vector<AtomId>& replaced) const;
   void estimate_first_iteration(const WarpQuery& q, WarpEstimate& w, std::string& note) const;
   static bool contains_return(const clang::Stmt* s);
+  uint8_t dimensions_of(const Poly& form, int depth) const;
   void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   void note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args, Env& env,
                          LaunchObservation& obs);

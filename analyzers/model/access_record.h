@@ -51,7 +51,8 @@ struct SharedRow {
 struct TailReach {
   int dimension = 0;       // 0 x, 1 y, 2 z
   int64_t block = 0;       // threads per block along it
-  int64_t past_count = 0;  // the access's index minus the thread's index (0 for `out[i]`)
+  int64_t past_count = 0;  // the access's index minus the thread's index (0 for `out[i]`; -1: not a constant)
+  std::string stride;      // what the thread's index is multiplied by, when not 1 (`cols`)
   std::string count;       // the count as the launch writes it ("n")
   std::optional<int64_t> count_value;  // its value at that launch, when the host fixes it
   std::string parameter;   // the kernel parameter the launch passes it as (empty: not passed)

@@ -341,27 +341,50 @@ void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpE
   w = best;
 }
 
-// An access of a kernel pointer parameter at exactly the thread's index along a dimension the
-// launches round up (`out[i]`, `in[i + 1]` with i = blockIdx.x * blockDim.x + threadIdx.x), on a
-// path no condition decides: the last block's threads past the count make it too.
+// An access of a kernel pointer parameter at the thread's index along a dimension the launches
+// round up, times a row length, plus what only grows (`out[i]`, `in[i + 1]`, `out[r * cols + c]`
+// with r the rounded dimension's index), on a path no condition on that dimension decides: the
+// last block's threads past the count make it too, at `stride * count` or beyond.
 void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t size, const Env& env,
                                         MemoryAccess& m) const {
-  if (env.conditioned || !launch_facts || !parameter_bases.count(base)) return;
+  if (!launch_facts || !parameter_bases.count(base)) return;
   auto elements = offset.divided_exactly(size);
   if (!elements) return;
   for (int d = 0; d < 3; ++d) {
     const RoundedGrid& r = launch_facts->rounded[d];
+    if (env.conditioned & (1u << d)) continue;
     if (r.block == 0 || !launch_facts->block[d] || int64_t{*launch_facts->block[d]} != r.block) continue;
     auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
     if (!block_index || thread[d] == UINT32_MAX) continue;
+    // The index's stride: a positive constant, or one kernel parameter (a row's length).
+    Poly stride = elements->derivative(thread[d]);
+    bool constant_stride = stride.constant_value().value_or(0) > 0;
+    bool parameter_stride = stride.terms().size() == 1 && stride.terms()[0].coefficient == 1 &&
+                            stride.terms()[0].atoms.size() == 1 &&
+                            atoms[stride.terms()[0].atoms[0]].kind == AtomKind::Parameter;
+    if (!constant_stride && !parameter_stride) continue;
     auto index = Poly::atom(*block_index, r.block).plus(Poly::atom(thread[d]));
-    auto past = index ? elements->minus(*index) : std::nullopt;
-    auto c = past ? past->constant_value() : std::nullopt;
-    if (!c || *c < 0) continue;
+    auto scaled = index ? index->times(stride) : std::nullopt;
+    auto rest = scaled ? elements->minus(*scaled) : std::nullopt;
+    if (!rest || rest->mentions(thread[d]) || rest->mentions(*block_index)) continue;
+    // What is added only grows the index: non-negative constants, thread and block indices and
+    // parameters with positive coefficients.
+    bool grows = true;
+    for (const Term& t : rest->terms()) {
+      grows = grows && t.coefficient > 0;
+      for (AtomId a : t.atoms) {
+        AtomKind k = atoms[a].kind;
+        grows = grows && (k == AtomKind::ThreadIdx || k == AtomKind::BlockIdx || k == AtomKind::BlockDim ||
+                          k == AtomKind::Parameter);
+      }
+    }
+    if (!grows) continue;
     TailReach t;
     t.dimension = d;
     t.block = r.block;
-    t.past_count = *c;
+    if (rest->is_constant()) t.past_count = rest->constant_term();
+    else t.past_count = -1;
+    if (!constant_stride || *stride.constant_value() != 1) t.stride = atoms.print(stride);
     t.count = r.count;
     t.count_value = r.count_value;
     if (r.parameter >= 0 && static_cast<size_t>(r.parameter) < parameter_names.size())

@@ -112,7 +112,7 @@ Env join(AtomTable& atoms, const Env& a, const Env& b) {
   }
   out.facts = PathFacts::join(a.facts, b.facts);
   out.data_branch = a.data_branch || b.data_branch;
-  out.conditioned = a.conditioned || b.conditioned;
+  out.conditioned = a.conditioned | b.conditioned;
   out.caller_data_branch = a.caller_data_branch || b.caller_data_branch;
   for (const auto& g : a.guards) {
     bool both = std::any_of(b.guards.begin(), b.guards.end(),

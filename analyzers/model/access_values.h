@@ -122,6 +122,8 @@ using SharedTouchRef = std::shared_ptr<const SharedTouch>;
 
 // One path's state. Keys are canonical declarations. A path that cannot continue (after a
 // return, break, __trap) is `dead`; joins ignore it.
+inline constexpr uint8_t kAllDimensions = 0x7;
+
 struct Env {
   std::map<const clang::VarDecl*, Value> vars;
   PathFacts facts;
@@ -131,10 +133,11 @@ struct Env {
   bool data_branch = false;
   bool dead = false;
   bool exited = false;  // dead because the kernel returned (or trapped), not by break/continue
-  // Some condition decides whether this path runs (a branch, a loop, an early return before
-  // it): the path may be bounded by a test the model does not read. False on the straight-line
-  // code every launched thread runs.
-  bool conditioned = false;
+  // Which thread-index dimensions a condition on the way here may bound (bit d: x, y, z): a test
+  // of the thread or block index of that dimension, and any test, loop bound, early return or
+  // min/max clamp the model does not read as one (all three). 0 on the straight-line code every
+  // launched thread runs, and under tests of parameters alone (`if (n > 0)`).
+  uint8_t conditioned = 0;
   // Inside an inlined call made under a branch on loaded data (data_branch itself starts false
   // in a callee, for the access verdicts; the race check needs to know).
   bool caller_data_branch = false;

@@ -44,6 +44,17 @@ std::string plus(const std::string& count, int64_t k) {
   return (compound ? "(" + count + ")" : count) + " + " + std::to_string(k);
 }
 
+// Where the tail threads' accesses land: past element count - 1 of a count-element buffer, or past
+// row count - 1 of a count-row one when the index is a row times its length.
+std::string reach(const TailReach& t) {
+  const std::string& n = t.count;
+  if (t.stride.empty() && t.past_count >= 0) return "at indices up to " + plus(n, t.block - 2 + t.past_count);
+  bool compound = n.find_first_of(" +-*/%") != std::string::npos;
+  std::string rows = compound ? "(" + n + ")" : n;
+  if (t.stride.empty()) return "at index " + n + " or beyond";
+  return "at index " + rows + " * " + t.stride + " or beyond, past the end of a " + rows + " x " + t.stride + " buffer";
+}
+
 Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   const TailReach& t = *a.tail;
   const std::string& n = t.count;
@@ -55,15 +66,18 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
                     std::to_string(t.launch.range.start.line + 1) + " starts (" + plus(n, t.block - 1) + ") / " +
                     std::to_string(t.block) + " blocks of " + std::to_string(t.block) +
                     " threads, so the last block's threads whose " + index_text(t.dimension) + " is " + n +
-                    " or more make this access too, at indices up to " + plus(n, t.block - 2 + t.past_count) +
-                    "; nothing on its path tests the index";
+                    " or more make this access too, " + reach(t) + "; nothing on its path tests that index";
   if (!t.parameter.empty()) msg += " (the kernel receives the count as `" + t.parameter + "`)";
   if (t.count_value && *t.count_value > 0) {
     int64_t threads = (*t.count_value + t.block - 1) / t.block * t.block;
     msg += "; at that launch " + n + " is " + std::to_string(*t.count_value) + ", so " +
-           std::to_string(threads - *t.count_value) + " threads run past it";
+           std::to_string(threads - *t.count_value) + (t.dimension == 0 ? " threads run" : " rows of threads run") +
+           " past it";
   }
-  msg += ". Guard it (`if (i < " + (t.parameter.empty() ? n : t.parameter) +
+  const char axis = "xyz"[t.dimension];
+  std::string bound = t.parameter.empty() ? n : t.parameter;
+  std::string index = t.dimension == 0 ? "i" : std::string("blockIdx.") + axis + " * blockDim." + axis + " + threadIdx." + axis;
+  msg += std::string(". Guard it (`if (") + index + " < " + bound +
          ")`, or return early for those threads), or launch exactly " + n_paren + " / " + std::to_string(t.block) +
          " blocks where the host checks that " + std::to_string(t.block) + " divides it.";
   msg += kernels_suffix(a, kernels);

@@ -143,3 +143,36 @@ TEST_CASE("a guard in the kernel covers the accesses of the helpers it calls") {
   CHECK(contains(f[0]->message, "when count % 256 != 0"));
   CHECK(contains(f[0]->message, "the kernel receives the count as `n`"));
 }
+
+TEST_CASE("a 2-D grid guarded along one dimension runs past the other's rows") {
+  auto a = analyse(
+      "__global__ void scale2d(float* out, const float* in, int rows, int cols) {\n"
+      "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+      "  if (c < cols) out[r * cols + c] = 2.0f * in[r * cols + c];\n"
+      "}\n"
+      "__global__ void guarded2d(float* out, const float* in, int rows, int cols) {\n"
+      "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+      "  if (c < cols && r < rows) out[r * cols + c] = 2.0f * in[r * cols + c];\n"
+      "}\n"
+      "__global__ void batch_flag(float* out, const float* in, int n, bool on) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (on) out[blockIdx.y * n + i] = in[blockIdx.y * n + i];\n"  // a test of a parameter bounds no thread
+      "}\n"
+      "void run(float* o, const float* i, int rows, int cols, int n) {\n"
+      "  dim3 block(32, 8), grid((cols + 31) / 32, (rows + 7) / 8);\n"
+      "  scale2d<<<grid, block>>>(o, i, rows, cols);\n"
+      "  guarded2d<<<grid, block>>>(o, i, rows, cols);\n"
+      "  batch_flag<<<dim3((n + 127) / 128, 4), 128>>>(o, i, n, true);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  std::vector<uint32_t> lines;
+  for (const auto* x : f) lines.push_back(x->location.range.start.line);
+  CHECK(lines == std::vector<uint32_t>{3, 3, 12, 12});
+  REQUIRE_FALSE(f.empty());
+  CHECK(contains(f[0]->message, "when rows % 8 != 0"));
+  CHECK(contains(f[0]->message, "at index rows * cols or beyond, past the end of a rows x cols buffer"));
+  CHECK(contains(f[0]->message, "blockIdx.y * blockDim.y + threadIdx.y < rows"));
+  CHECK(contains(f[2]->message, "at index n or beyond"));
+}
