@@ -45,6 +45,23 @@ std::optional<runner::RunningJob> ProjectBuilds::bench(runner::BenchRequest requ
                      });
 }
 
+std::optional<runner::RunningJob> ProjectBuilds::test(runner::TestRequest request, JobObserver observer,
+                                                      CancellationHandle also, TestDone done) {
+  std::filesystem::path project = request.project;
+  return jobs_.start(project, "test",
+                     [request = std::move(request), observer = std::move(observer), also = std::move(also),
+                      done = std::move(done)](const CancellationToken& cancel) mutable -> runner::AfterJob {
+                       if (observer.started) observer.started();
+                       request.cancel = &cancel;
+                       request.should_stop = [also] { return also && also->is_cancelled(); };
+                       request.on_progress = observer.progress;
+                       request.on_output = observer.output;
+                       auto outcome = std::make_shared<Result<runner::TestOutcome>>(runner::run_project_tests(request));
+                       if (!done) return {};
+                       return [done = std::move(done), outcome] { done(std::move(*outcome)); };
+                     });
+}
+
 std::shared_ptr<const BuildSnapshot> ProjectBuilds::latest(const std::filesystem::path& project) const {
   std::lock_guard lock(mutex_);
   auto it = latest_.find(project);

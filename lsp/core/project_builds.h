@@ -1,5 +1,5 @@
 #pragma once
-// Builds and benchmarks started from the editor or an agent, editor-agnostic: the
+// Builds, benchmarks and test runs started from the editor or an agent, editor-agnostic: the
 // server's commands call it with project folders and get plain results back. It keeps the
 // newest finished build of each project (for code lenses and build diagnostics) and allows one
 // job per project at a time (runner::ProjectJobs).
@@ -21,6 +21,7 @@
 #include "runner/project_bench.h"
 #include "runner/project_build.h"
 #include "runner/project_jobs.h"
+#include "runner/project_test.h"
 #include "support/cancellation.h"
 
 namespace kl::lsp {
@@ -48,6 +49,7 @@ class ProjectBuilds {
  public:
   using BuildDone = std::function<void(std::shared_ptr<const BuildSnapshot>)>;
   using BenchDone = std::function<void(Result<runner::BenchOutcome>)>;
+  using TestDone = std::function<void(Result<runner::TestOutcome>)>;
 
   explicit ProjectBuilds(KernelLocatorFactory locator) : locator_(std::move(locator)) {}
   ~ProjectBuilds() { stop(); }
@@ -61,6 +63,9 @@ class ProjectBuilds {
                                           CancellationHandle also, BuildDone done);
   std::optional<runner::RunningJob> bench(runner::BenchRequest request, JobObserver observer,
                                           CancellationHandle also, BenchDone done);
+  // The project's tests, under compute-sanitizer when the request names tools.
+  std::optional<runner::RunningJob> test(runner::TestRequest request, JobObserver observer,
+                                         CancellationHandle also, TestDone done);
 
   bool cancel(const std::filesystem::path& project) { return jobs_.cancel(project); }
   size_t cancel_all() { return jobs_.cancel_all(); }

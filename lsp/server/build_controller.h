@@ -62,6 +62,9 @@ class BuildController {
 
   void stop();
 
+  // The builds' jobs, one per project, which test runs share (test_controller.h).
+  ProjectBuilds& jobs() { return *builds_; }
+
  private:
   void start_build(const json& arguments, const Reply& reply);
   // `opened_by_user`: a command (the user clicked), so the report is shown when the client can.

@@ -104,6 +104,8 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   // Builds and benchmarks: lsp/server/build_controller.h.
   dispatcher_.on_request(kBuildMethod, [this](const json& params, Reply reply) { builds_->build_request(params, reply); });
   dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
+  // Test runs under compute-sanitizer: lsp/server/test_controller.h.
+  dispatcher_.on_request(kTestMethod, [this](const json& params, Reply reply) { tests_->test_request(params, reply); });
   dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { builds_->code_lens(params, reply); });
   // The status bar's facts about a file: lsp/server/file_status_json.h.
   dispatcher_.on_request(kFileStatusMethod, [this](const json& params, Reply reply) {
@@ -123,6 +125,7 @@ void LspServer::execute_command(const json& params, const Reply& reply) {
   std::string command = string_field(params, "command");
   const json* arguments = optional_field(params, "arguments");
   if (builds_->execute(command, arguments ? *arguments : json::array(), reply)) return;
+  if (tests_->execute(command, arguments ? *arguments : json::array(), reply)) return;
   reply.result(guidance_command(params, *kernel_, client_.encoding.encoding));
 }
 
@@ -166,6 +169,8 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   kernel_->set_snippet_completion(client_snippet_support(params));  // snippets in completion
   builds_ = std::make_unique<BuildController>(dispatcher_, *progress_, *kernel_, client_,
                                               [this](const std::filesystem::path& file) { republish(file); });
+  tests_ = std::make_unique<TestController>(dispatcher_, *progress_, *kernel_, builds_->jobs(),
+                                            [this](const std::filesystem::path& file) { republish(file); });
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
                encoding_name(client_.encoding.encoding), roots_.size(),
                client_.work_done_progress ? "on" : "off");
@@ -313,6 +318,7 @@ void LspServer::did_change(const json& params) {
     return;
   }
   builds_->document_changed(*path);
+  tests_->document_changed(*path);
   kernel_->change(*path, version, std::move(sync.text));
 }
 
@@ -357,6 +363,7 @@ json LspServer::diagnostics_for(const AnalysisOutcome& outcome) {
   converters.add(outcome.job.file, outcome.job.text);
   std::vector<analyzers::Finding> findings = document_findings(outcome);
   for (auto& finding : builds_->diagnostics_for(outcome.job.file)) findings.push_back(std::move(finding));
+  for (auto& finding : tests_->diagnostics_for(outcome.job.file)) findings.push_back(std::move(finding));
   return to_lsp_diagnostics(findings, outcome.job.file, converters, client_, guidance_links());
 }
 
@@ -382,8 +389,9 @@ void LspServer::republish(const std::filesystem::path& file) {
   ConverterCache converters(client_.encoding.encoding,
                             [this](const std::filesystem::path& f) { return kernel_->text_of(f); });
   try {
-    publish(path_to_uri(file), std::nullopt,
-            to_lsp_diagnostics(builds_->diagnostics_for(file), file, converters, client_, guidance_links()));
+    std::vector<analyzers::Finding> findings = builds_->diagnostics_for(file);
+    for (auto& finding : tests_->diagnostics_for(file)) findings.push_back(std::move(finding));
+    publish(path_to_uri(file), std::nullopt, to_lsp_diagnostics(findings, file, converters, client_, guidance_links()));
   } catch (const std::exception& e) {
     spdlog::error("publishing build messages for {} failed: {}", file.string(), e.what());
   }

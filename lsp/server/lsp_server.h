@@ -20,6 +20,7 @@
 #include "guidance/guidance_links.h"
 #include "lsp/core/kernel_server.h"
 #include "lsp/server/build_controller.h"
+#include "lsp/server/test_controller.h"
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/client_capabilities.h"
 #include "lsp/server/progress_reporter.h"
@@ -95,6 +96,7 @@ class LspServer final : public KernelServerListener {
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;
   std::unique_ptr<BuildController> builds_;  // build, bench, lenses
+  std::unique_ptr<TestController> tests_;    // test runs under compute-sanitizer
   TextSync text_sync_;  // which open documents the server can no longer follow
 
   mutable std::mutex open_mutex_;

@@ -14,7 +14,7 @@ json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
       {"completionProvider", {{"resolveProvider", false}}},
       {"executeCommandProvider",
        {{"commands", {"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
-                     "kernel-lsp.showUsage"}}}},
+                     "kernel-lsp.showUsage", "kernel-lsp.test"}}}},
       // Build · Benchmark above kernels and in build.toml, and resource usage after a build.
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"workspace",

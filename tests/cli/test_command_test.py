@@ -54,7 +54,7 @@ def main():
     check("sync_bugs.cu:153:3: error: synccheck: Barrier error detected. Divergent thread(s) in block" in r.stdout,
           f"text finding at the barrier's line: {r.stdout}")
     check(r.stdout.count("[compute-sanitizer]") == 1, f"one finding for the threads' repeated reports: {r.stdout}")
-    check("3 report(s), 1 at source lines" in r.stderr, f"the count of reports: {r.stderr}")
+    check("3 report(s), 1 finding(s) at source lines" in r.stderr, f"the count of reports: {r.stderr}")
     r = run(binary, str(fixtures), "--sanitize", "synccheck", "--from-output", str(output), "--format", "sarif")
     sarif = json.loads(r.stdout)
     results = sarif["runs"][0]["results"]

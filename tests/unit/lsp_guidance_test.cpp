@@ -83,7 +83,7 @@ TEST_CASE("initialize advertises completion and the guidance command", "[guidanc
   CHECK(caps.contains("completionProvider"));
   CHECK(caps["executeCommandProvider"]["commands"] ==
         json::array({"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
-                     "kernel-lsp.showUsage"}));
+                     "kernel-lsp.showUsage", "kernel-lsp.test"}));
 }
 
 TEST_CASE("hover shows the skill's section for every construct", "[guidance]") {

@@ -1,0 +1,145 @@
+#include "lsp/server/test_controller.h"
+
+#include "lsp/protocol/params.h"
+#include "lsp/server/uri.h"
+
+namespace kl::lsp {
+namespace fs = std::filesystem;
+namespace {
+
+// The arguments object of a command (its first argument) or a request's params.
+const json& argument_object(const json& arguments) {
+  static const json empty = json::object();
+  if (arguments.is_array()) return arguments.empty() || !arguments[0].is_object() ? empty : arguments[0];
+  return arguments.is_object() ? arguments : empty;
+}
+
+// `project` (a folder, a URI or a path; a project need not have a build.toml to have tests).
+fs::path project_folder(const json& args) {
+  std::optional<std::string> given = optional_string_field(args, "project");
+  if (!given) throw_invalid_params("expected {\"project\": the project's folder}");
+  std::optional<fs::path> path = given->find("://") != std::string::npos ? uri_to_path(*given)
+                                                                          : std::optional<fs::path>(fs::path(*given));
+  if (!path) throw_invalid_params("not a file URI: " + *given);
+  std::error_code ec;
+  fs::path p = fs::absolute(*path, ec).lexically_normal();
+  if (!fs::is_directory(p, ec)) throw_invalid_params("not a folder: " + p.string());
+  return p;
+}
+
+std::vector<std::string> tools_of(const json& args) {
+  std::vector<std::string> tools;
+  const json* list = optional_field(args, "sanitize");
+  if (!list) return tools;
+  if (list->is_string()) return {list->get<std::string>()};
+  if (!list->is_array()) throw_invalid_params("sanitize must be a list such as [\"memcheck\", \"racecheck\"]");
+  for (const auto& t : *list) {
+    if (!t.is_string()) throw_invalid_params("sanitize must be a list such as [\"memcheck\", \"racecheck\"]");
+    tools.push_back(t.get<std::string>());
+  }
+  return tools;
+}
+
+json finding_json(const analyzers::Finding& f) {
+  return {{"uri", path_to_uri(f.location.file)},
+          {"line", f.location.range.start.line},
+          {"severity", analyzers::severity_name(f.severity)},
+          {"rule", f.rule_id},
+          {"message", f.message}};
+}
+
+json outcome_json(const fs::path& project, const runner::TestOutcome& outcome) {
+  json runs = json::array();
+  for (const auto& r : outcome.runs)
+    runs.push_back({{"tool", r.tool}, {"exitCode", r.exit_code}, {"timedOut", r.timed_out}, {"reports", r.reports},
+                    {"unplaced", r.unplaced}, {"findings", r.findings}});
+  json findings = json::array();
+  for (const auto& f : outcome.findings) findings.push_back(finding_json(f));
+  return {{"project", project.string()}, {"command", outcome.command}, {"testsFailed", outcome.tests_failed},
+          {"cancelled", outcome.cancelled}, {"runs", std::move(runs)}, {"findings", std::move(findings)}};
+}
+
+}  // namespace
+
+TestController::TestController(Dispatcher& dispatcher, ProgressReporter& progress, KernelServer& kernel,
+                               ProjectBuilds& jobs, std::function<void(const fs::path&)> republish)
+    : dispatcher_(dispatcher), progress_(progress), kernel_(kernel), jobs_(jobs), republish_(std::move(republish)) {}
+
+bool TestController::execute(const std::string& command, const json& arguments, const Reply& reply) {
+  if (command != kTestCommand) return false;
+  start(arguments, reply);
+  return true;
+}
+
+void TestController::test_request(const json& params, const Reply& reply) { start(params, reply); }
+
+void TestController::start(const json& arguments, const Reply& reply) {
+  const json& args = argument_object(arguments);
+  fs::path project = project_folder(args);
+  if (!kernel_.settings().workspace_trusted) {
+    reply.error(ErrorCode::RequestFailed,
+                "kernel-lsp runs no tests in an untrusted workspace (the client set workspaceTrusted to false): "
+                "they run the project's code. Trust the workspace to run them.");
+    return;
+  }
+  runner::TestRequest request;
+  request.project = project;
+  request.command = optional_string_field(args, "command").value_or("");
+  request.tools = tools_of(args);
+  request.from_output = optional_string_field(args, "fromOutput").value_or("");
+  std::string key = "test " + project.string(), label = "test " + project.filename().string();
+  JobObserver observer;
+  observer.started = [this, key, project] { progress_.begin(key, "kernel-lsp test", "testing " + project.filename().string()); };
+  observer.progress = [this, key](const std::string& stage, int percent) { progress_.report(key, stage, percent); };
+  observer.output = [this, label](std::string_view text) {
+    dispatcher_.notify("window/logMessage", {{"type", 4}, {"message", "[" + label + "] " + std::string(text)}});
+  };
+  auto running = jobs_.test(std::move(request), std::move(observer), reply.cancellation(),
+                            [this, reply, key, project](Result<runner::TestOutcome> outcome) {
+                              if (!outcome) {
+                                progress_.end(key, "cannot run the tests");
+                                reply.error(ErrorCode::RequestFailed, outcome.error().describe());
+                                return;
+                              }
+                              progress_.end(key, outcome->cancelled      ? "cancelled"
+                                                 : outcome->findings.empty() && !outcome->tests_failed ? "tests passed"
+                                                                                                       : "problems found");
+                              if (!outcome->cancelled) finished(project, *outcome);
+                              reply.result(outcome_json(project, *outcome));
+                            });
+  if (running)
+    reply.error(ErrorCode::RequestFailed, "a " + running->kind + " of " + running->project.string() +
+                                              " is already running; wait for it or cancel it (kernel-lsp.cancel)");
+}
+
+void TestController::finished(const fs::path& project, const runner::TestOutcome& outcome) {
+  std::set<fs::path> affected;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& file : files_of_project_[project]) {
+      diagnostics_.erase(file);
+      affected.insert(file);
+    }
+    files_of_project_[project].clear();
+    for (const auto& finding : outcome.findings) {
+      fs::path file = fs::path(finding.location.file).lexically_normal();
+      diagnostics_[file].push_back(finding);
+      files_of_project_[project].insert(file);
+      affected.insert(file);
+    }
+  }
+  for (const auto& file : affected) republish_(file);
+}
+
+std::vector<analyzers::Finding> TestController::diagnostics_for(const fs::path& file) const {
+  std::lock_guard lock(mutex_);
+  auto it = diagnostics_.find(file.lexically_normal());
+  return it == diagnostics_.end() ? std::vector<analyzers::Finding>{} : it->second;
+}
+
+void TestController::document_changed(const fs::path& file) {
+  std::lock_guard lock(mutex_);
+  diagnostics_.erase(file.lexically_normal());
+}
+
+}  // namespace kl::lsp
