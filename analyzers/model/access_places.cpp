@@ -230,6 +230,11 @@ Value AccessInterpreter::Impl::read(const LValue& lv, const clang::Expr* e, Env&
         if (lv.address.base >= 0 && bases[lv.address.base].space == MemorySpace::Local &&
             loaded.kind == Value::Kind::Int)
           for (AtomId a : loaded.form.atoms()) atoms.at(a).thread_private = true;
+        // A value the block computed in shared memory (a scan's offsets, sorted keys) rather than
+        // the input: bank-conflict does not guess the degree of atomics at it.
+        if (lv.address.base >= 0 && bases[lv.address.base].space == MemorySpace::Shared &&
+            loaded.kind == Value::Kind::Int)
+          for (AtomId a : loaded.form.atoms()) atoms.at(a).from_shared = true;
         return loaded;
       }
       return Value::none(v);

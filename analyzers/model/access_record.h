@@ -93,6 +93,7 @@ struct MemoryAccess {
   uint32_t window_shift = 0;              // bytes the warp's first address lies past a sector boundary
   bool base_sector_aligned = false;       // the base is known to start on a 32-byte boundary
   std::string gather_index;               // DataDependent: the per-lane loaded index (`ids[i]`)
+  bool gather_from_shared = false;        // ... read from shared memory (a value the block computed)
   bool data_branch = false;               // under a branch on loaded data: which lanes run is unknown
   std::string block_shape;                // "blockDim = (16, 16)" when known
   // Row starts (access_warp.h): as a block or loop index with a known coefficient steps through

@@ -438,6 +438,7 @@ void AccessInterpreter::Impl::estimate_coalescing(const Base& base, const Poly& 
   m.loop_vector_width = w.loop_vector_width;
   m.block_shape = q.block.describe();
   m.gather_index = w.gather_index;
+  m.gather_from_shared = w.gather_from_shared;
   m.window_shift = w.window_shift;
   m.row_steps = w.row_steps;
   m.rows_off_sector = w.rows_off_sector;

@@ -283,6 +283,18 @@ std::string gather_index_of(const AtomTable& atoms, const Poly& offset) {
   return all_loaded ? first_loaded : std::string();
 }
 
+// Does `p` use a value read from shared memory, directly or inside a quotient or a loaded value's
+// address?
+bool reads_shared(const AtomTable& atoms, const Poly& p, int depth = 0) {
+  if (depth > 4) return false;
+  for (AtomId a : p.atoms()) {
+    const Atom& atom = atoms[a];
+    if (atom.from_shared) return true;
+    if ((atom.kind == AtomKind::Quotient || atom.loaded) && reads_shared(atoms, atom.inner, depth + 1)) return true;
+  }
+  return false;
+}
+
 // The values in `p` that lanes loaded at addresses that depend on the thread index (`ids[tid]`,
 // `slot[tid / 32]`), directly or inside a quotient.
 void loaded_indices(const AtomTable& atoms, const Poly& p, std::vector<AtomId>& out, int depth = 0) {
@@ -616,6 +628,7 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
     out.pattern = most <= 1 ? LanePattern::SingleLane : LanePattern::DataDependent;
     out.active_lanes = most;
     if (most > 1) out.gather_index = gather_index_of(*q.atoms, offset);
+    out.gather_from_shared = reads_shared(*q.atoms, offset);
     return out;
   }
 
@@ -631,6 +644,7 @@ WarpEstimate estimate_warp(const WarpQuery& q) {
       out.pattern = LanePattern::DataDependent;
       out.active_lanes = active[w];
       out.gather_index = (*q.atoms)[a].name;
+      out.gather_from_shared = reads_shared(*q.atoms, offset);
       return out;
     }
   }

@@ -61,6 +61,7 @@ struct WarpEstimate {
   bool stride_in_elements = false;
   std::string lane_dimension;
   std::string gather_index;  // DataDependent through values loaded per lane: the first one's text
+  bool gather_from_shared = false;  // some of those values were read from shared memory
   // Shared memory (query.shared): bank wavefronts of the worst warp's request, and the number
   // the same lanes would need without a bank conflict.
   uint32_t wavefronts = 0;

@@ -112,6 +112,7 @@ struct Atom {
   bool parameter_like = false;     // a value the caller chooses (condition texts name these)
   bool loaded = false;             // Opaque: read from memory at a per-lane address (`ids[i]`)
   bool thread_private = false;     // Opaque: read from a thread's own (local) array: may differ per thread
+  bool from_shared = false;        // Opaque, loaded: read from shared memory (a value the block computed)
   Poly inner;                      // Quotient: the dividend
   Poly divisor;                    // Quotient: the divisor (a constant or a uniform form)
 };
