@@ -1,6 +1,7 @@
 #include "runner/project_test.h"
 
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "runner/sanitizer_messages.h"
@@ -50,11 +51,13 @@ fs::path resolve_reported_file(const fs::path& project, const std::string& print
   return found;
 }
 
-Result<TestOutcome> run_project_tests(const TestRequest& request) {
+namespace {
+
+// The command (pytest over tests/ when none is given) and the compute-sanitizer to run it under;
+// an Error when the request cannot run at all.
+Result<fs::path> prepare(const TestRequest& request, const fs::path& project, TestOutcome& outcome) {
   std::error_code ec;
-  fs::path project = absolute_normal(request.project);
   if (!fs::is_directory(project, ec)) return make_error(request.project.string() + " is not a folder");
-  TestOutcome outcome;
   outcome.command = request.command;
   if (outcome.command.empty() && request.from_output.empty()) {
     if (!fs::is_directory(project / "tests", ec))
@@ -66,56 +69,69 @@ Result<TestOutcome> run_project_tests(const TestRequest& request) {
       return make_error("unknown compute-sanitizer tool `" + tool + "` (memcheck, racecheck, synccheck, initcheck)");
   if (!request.from_output.empty() && request.tools.size() != 1)
     return make_error("a compute-sanitizer output made elsewhere is one tool's: name that tool");
-  fs::path sanitizer;
-  if (!request.tools.empty() && request.from_output.empty()) {
-    sanitizer = find_sanitizer(request.cuda_path);
-    if (sanitizer.empty())
-      return make_error("compute-sanitizer not found (looked in the CUDA path given, PATH, CUDA_PATH, CUDA_HOME and "
-                        "/usr/local/cuda/bin): install the CUDA toolkit or give its folder");
+  if (request.tools.empty() || !request.from_output.empty()) return fs::path();
+  fs::path sanitizer = find_sanitizer(request.cuda_path);
+  if (sanitizer.empty())
+    return make_error("compute-sanitizer not found (looked in the CUDA path given, PATH, CUDA_PATH, CUDA_HOME and "
+                      "/usr/local/cuda/bin): install the CUDA toolkit or give its folder");
+  return sanitizer;
+}
+
+// One run of the tests (under `tool` when not empty), or the output made elsewhere: what it
+// printed. Nothing when it was stopped.
+Result<std::optional<std::string>> run_once(const TestRequest& request, const fs::path& project,
+                                            const fs::path& sanitizer, const std::string& command, TestRun& run) {
+  if (!request.from_output.empty()) {
+    auto text = read_file_text(request.from_output);
+    if (!text) return make_error("cannot read " + request.from_output.string());
+    return std::optional<std::string>(*text);
   }
+  ProcessRequest process;
+  if (run.tool.empty()) {
+    process.program = "/bin/sh";
+    process.args = {"-c", command};
+  } else {
+    process.program = sanitizer;
+    process.args = {"--tool", run.tool, "--print-limit", "200", "--target-processes", "all", "/bin/sh", "-c", command};
+  }
+  process.working_directory = project;
+  process.timeout = std::chrono::seconds(request.timeout_seconds);
+  process.should_stop = [&request] {
+    return (request.cancel && request.cancel->is_cancelled()) || (request.should_stop && request.should_stop());
+  };
+  process.on_output = request.on_output;
+  auto ran = run_process(process);
+  if (!ran) return ran.error();
+  if (ran->stopped) return std::optional<std::string>();
+  run.exit_code = ran->exit_code;
+  run.timed_out = ran->timed_out;
+  return std::optional<std::string>(ran->stdout_text + ran->stderr_text);
+}
+
+}  // namespace
+
+Result<TestOutcome> run_project_tests(const TestRequest& request) {
+  fs::path project = absolute_normal(request.project);
+  TestOutcome outcome;
+  auto sanitizer = prepare(request, project, outcome);
+  if (!sanitizer) return sanitizer.error();
   std::vector<std::string> tools = request.tools.empty() ? std::vector<std::string>{""} : request.tools;
   std::set<std::string> seen;  // a finding once, whichever run reported it
   for (size_t i = 0; i < tools.size(); ++i) {
-    const std::string& tool = tools[i];
-    if (request.on_progress)
-      request.on_progress(tool.empty() ? "running the tests" : "running the tests under " + tool,
-                          static_cast<int>(100 * i / tools.size()));
     TestRun run;
-    run.tool = tool;
-    std::string output;
-    if (!request.from_output.empty()) {
-      auto text = read_file_text(request.from_output);
-      if (!text) return make_error("cannot read " + request.from_output.string());
-      output = *text;
-    } else {
-      ProcessRequest process;
-      if (tool.empty()) {
-        process.program = "/bin/sh";
-        process.args = {"-c", outcome.command};
-      } else {
-        process.program = sanitizer;
-        process.args = {"--tool", tool, "--print-limit", "200", "--target-processes", "all",
-                        "/bin/sh", "-c", outcome.command};
-      }
-      process.working_directory = project;
-      process.timeout = std::chrono::seconds(request.timeout_seconds);
-      process.should_stop = [&request] {
-        return (request.cancel && request.cancel->is_cancelled()) || (request.should_stop && request.should_stop());
-      };
-      process.on_output = request.on_output;
-      auto ran = run_process(process);
-      if (!ran) return ran.error();
-      if (ran->stopped) {
-        outcome.cancelled = true;
-        return outcome;
-      }
-      run.exit_code = ran->exit_code;
-      run.timed_out = ran->timed_out;
-      output = ran->stdout_text + ran->stderr_text;
-      if (ran->exit_code != 0 || ran->timed_out) outcome.tests_failed = true;
+    run.tool = tools[i];
+    if (request.on_progress)
+      request.on_progress(run.tool.empty() ? "running the tests" : "running the tests under " + run.tool,
+                          static_cast<int>(100 * i / tools.size()));
+    auto output = run_once(request, project, *sanitizer, outcome.command, run);
+    if (!output) return output.error();
+    if (!*output) {
+      outcome.cancelled = true;
+      return outcome;
     }
-    if (!tool.empty()) {
-      auto reports = parse_sanitizer_output(output, tool);
+    if (run.exit_code != 0 || run.timed_out) outcome.tests_failed = true;
+    if (!run.tool.empty()) {
+      auto reports = parse_sanitizer_output(**output, run.tool);
       run.reports = reports.size();
       for (const auto& r : reports) run.unplaced += r.line ? 0 : 1;
       std::string context = outcome.command.empty() ? "" : "(while running `" + outcome.command + "`)";
