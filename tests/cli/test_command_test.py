@@ -62,6 +62,23 @@ def main():
     region = results[0]["locations"][0]["physicalLocation"]["region"]
     check(region["startLine"] == 153, f"SARIF line: {region}")
 
+    # A racecheck run of the same fixtures: the loop-carried race, read at line 69 against the
+    # write at line 67 (a related location); pairs racecheck could not place are counted.
+    r = run(binary, str(fixtures), "--sanitize", "racecheck", "--from-output",
+            str(source / "tests/fixtures/sanitizer/sync_bugs.4.racecheck.txt"), "--format", "json")
+    report = json.loads(r.stdout)
+    races = [(f["line"], f["severity"]) for f in report["findings"]]
+    check(r.returncode == 1 and (69, "error") in races and (67, "error") in races, f"racecheck findings: {races}")
+    on69 = [f for f in report["findings"] if f["line"] == 69]
+    check(on69 and any(n["line"] == 67 for n in on69[0]["notes"]), f"the other access as a note: {on69}")
+    check("without one: build with -lineinfo" in r.stderr, f"unplaced reports counted: {r.stderr}")
+
+    # A memcheck run of the bounds fixtures: the unguarded add's read past the end, at tails.cu:14.
+    r = run(binary, str(source / "tests/fixtures/bounds"), "--sanitize", "memcheck", "--from-output",
+            str(source / "tests/fixtures/sanitizer/tails.0.memcheck.txt"))
+    check(r.returncode == 1 and "tails.cu:14:3: error: memcheck: Invalid __global__ read of size 4 bytes" in r.stdout
+          and "1 bytes after the nearest allocation" in r.stdout, f"memcheck finding: {r.stdout} {r.stderr}")
+
     for f in failures:
         print("FAIL:", f)
     print(f"{'FAILED' if failures else 'ok'}: kernel-lsp test")
