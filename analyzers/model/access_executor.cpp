@@ -33,12 +33,17 @@ using interpreter::Value;
 // ------------------------------------------------------------------ conditions
 
 void AccessInterpreter::Impl::assume(const clang::Expr* cond, bool truth, Env& env) {
+  // Reading the condition may inline a call that assumes conditions of its own.
+  uint8_t outer_dimensions = assumed_dimensions;
+  bool outer_unread = assumed_unread;
   assumed_dimensions = 0;
   assumed_unread = false;
   ++quiet;
   assume_impl(cond, truth, env, 0);
   --quiet;
   env.conditioned |= assumed_unread ? kAllDimensions : assumed_dimensions;
+  assumed_dimensions = outer_dimensions;
+  assumed_unread = outer_unread;
 }
 
 // The thread-index dimensions a form depends on (bit d), through quotients; all three for values
