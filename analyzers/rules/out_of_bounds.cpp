@@ -1,12 +1,12 @@
 // out-of-bounds: a global load or store that the last block of a rounded-up grid makes past the
 // count the grid was rounded from. A launch of `(n + 255) / 256` blocks of 256 threads has
 // threads whose index (blockIdx.x * blockDim.x + threadIdx.x) reaches n whenever 256 does not
-// divide n; an access at that index on a path no condition decides (no `if (i < n)`, no early
-// return, no loop bound) is made by those threads too.
+// divide n; an access at that index on a path no condition on that dimension decides (no
+// `if (i < n)`, no early return, no loop bound, no clamp) is made by those threads too.
 //
 // The model sees only what the file says: the grid and block of the launch, the index of the
-// access (the thread's index plus a constant), and whether any condition stands between the
-// kernel's start and the access. What it does not see is the buffer's size, so this is a
+// access (the thread's index plus a constant, or times a row length plus other indices), and
+// which dimensions a condition between the kernel's start and the access bounds. What it does not see is the buffer's size, so this is a
 // warning: it is a read or write past the end when the buffer holds n elements (as a buffer sized
 // from the same n does). A launch whose count is known to be a multiple of the block (`n % 256`
 // checked on the host path, or `n` built as a multiple) is silent.
