@@ -226,7 +226,13 @@ void BuildController::refuse_busy(const Reply& reply, const runner::RunningJob& 
 void BuildController::cancel(const json& arguments, const Reply& reply) {
   const json& args = argument_object(arguments);
   size_t cancelled = 0;
-  if (args.contains("project") || args.contains("uri"))
+  std::optional<std::string> folder = optional_string_field(args, "project");
+  std::error_code ec;
+  // A test run's project is any folder (test_controller.h), with or without a build.toml.
+  if (folder && folder->find("://") == std::string::npos && fs::is_directory(*folder, ec) &&
+      !fs::exists(fs::path(*folder) / "build.toml", ec))
+    cancelled = builds_->cancel(fs::absolute(*folder, ec).lexically_normal()) ? 1 : 0;
+  else if (args.contains("project") || args.contains("uri"))
     cancelled = builds_->cancel(project_of(args)) ? 1 : 0;
   else
     cancelled = builds_->cancel_all();

@@ -5,7 +5,8 @@
 //  1. kernel-lsp/test with the synccheck output of a GPU run (fromOutput) answers the finding at
 //     sync_bugs.cu:153 and publishes it as a `compute-sanitizer` diagnostic of that file;
 //  2. a plain run of a failing command answers testsFailed and its exit code;
-//  3. an unknown tool is refused with a message; a missing project folder is invalid params;
+//  3. kernel-lsp.cancel ends a running test (a project folder without build.toml);
+//     an unknown tool is refused with a message; a missing project folder is invalid params;
 //  4. an untrusted workspace starts nothing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -90,6 +91,19 @@ try {
   assert.equal(failing.testsFailed, true);
   assert.equal(failing.runs[0].exitCode, 4);
   console.log('ok - a failing plain run answers testsFailed and its exit code');
+
+  // kernel-lsp.cancel ends a running test and everything it started.
+  const started = Date.now();
+  const long = connection.sendRequest('kernel-lsp/test', { project, command: 'sleep 60' });
+  await new Promise((r) => setTimeout(r, 500));
+  const cancel = await connection.sendRequest(ExecuteCommandRequest.type, {
+    command: 'kernel-lsp.cancel', arguments: [{ project }],
+  });
+  assert.equal(cancel.cancelled, 1, JSON.stringify(cancel));
+  const ended = await long;
+  assert.equal(ended.cancelled, true, JSON.stringify(ended));
+  assert.ok(Date.now() - started < 20000, 'the cancelled run ended at once');
+  console.log('ok - kernel-lsp.cancel ends a running test');
 
   await expectError(connection.sendRequest('kernel-lsp/test', { project, command: 'true', sanitize: ['leakcheck'] }),
                     /unknown compute-sanitizer tool `leakcheck`/, 'unknown tool');
