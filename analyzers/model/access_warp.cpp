@@ -8,13 +8,8 @@
 namespace kl::analyzers {
 namespace {
 
-using Wide = __int128;
+using Wide = WideInt;
 
-Wide floor_div(Wide a, Wide b) {
-  Wide q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 struct LaneCoords {
   int64_t x = 0, y = 0, z = 0;
@@ -36,17 +31,7 @@ class LaneEvaluator {
   }
 
   std::optional<Wide> eval(const Poly& p) const {
-    Wide sum = 0;
-    for (const auto& t : p.terms()) {
-      Wide term = t.coefficient;
-      for (AtomId a : t.atoms) {
-        auto v = value(a);
-        if (!v) return std::nullopt;
-        term *= *v;
-      }
-      sum += term;
-    }
-    return sum;
+    return evaluate(p, [this](AtomId a) { return value(a); });
   }
 
   // Does the form depend on the lane (thread atoms, directly or through quotients)?

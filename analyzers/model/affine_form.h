@@ -174,4 +174,31 @@ Congruence congruence_of(const AtomTable& atoms, const Poly& p, const PathFacts*
 // The form with every atom that has a known value (PathFacts::values) replaced.
 Poly with_known_values(const Poly& p, const PathFacts& facts);
 
+// Wide enough that products of two 64-bit values do not overflow while forms are evaluated.
+using WideInt = __int128;
+
+// The form's value with each atom valued by `value_of` (AtomId -> optional<WideInt>); nothing
+// when some atom has no value.
+template <class ValueOf>
+std::optional<WideInt> evaluate(const Poly& p, const ValueOf& value_of) {
+  WideInt sum = 0;
+  for (const auto& t : p.terms()) {
+    WideInt term = t.coefficient;
+    for (AtomId a : t.atoms) {
+      std::optional<WideInt> v = value_of(a);
+      if (!v) return std::nullopt;
+      term *= *v;
+    }
+    sum += term;
+  }
+  return sum;
+}
+
+// Division rounded towards minus infinity, as a quotient atom means it (b != 0).
+inline WideInt floor_div(WideInt a, WideInt b) {
+  WideInt q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
 }  // namespace kl::analyzers

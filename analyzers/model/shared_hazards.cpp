@@ -7,7 +7,7 @@
 namespace kl::analyzers {
 namespace {
 
-using Wide = __int128;
+using Wide = WideInt;
 
 // A block the launches do not fix: smaller than any such kernel is launched with, so that a
 // witness found in it exists in the real block too (8 threads when only x is used, 4 x 4 x 2
@@ -22,11 +22,6 @@ constexpr uint32_t kLargestBlock[3] = {32, 16, 2};
 constexpr int64_t kMaxIterations = 8;        // per loop, enumerated from the first
 constexpr size_t kMaxEvaluations = 400000;   // per pair
 
-Wide floor_div(Wide a, Wide b) {
-  Wide q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 // Which atoms the enumeration gives values to.
 class Classifier {
@@ -94,17 +89,7 @@ class Evaluator {
   void set(AtomId a, int64_t v) { values_[a] = v; }
 
   std::optional<Wide> eval(const Poly& p) const {
-    Wide sum = 0;
-    for (const auto& t : p.terms()) {
-      Wide term = t.coefficient;
-      for (AtomId a : t.atoms) {
-        auto v = value(a);
-        if (!v) return std::nullopt;
-        term *= *v;
-      }
-      sum += term;
-    }
-    return sum;
+    return evaluate(p, [this](AtomId a) { return value(a); });
   }
 
  private:
