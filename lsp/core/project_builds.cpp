@@ -28,38 +28,43 @@ std::optional<runner::RunningJob> ProjectBuilds::build(runner::BuildRequest requ
       });
 }
 
+namespace {
+
+// A job that runs `run(request)` with the job's cancellation and the observer's callbacks, and
+// hands its result to `done` once the project is free: what a benchmark and a test run share.
+template <class Request, class Outcome>
+std::optional<runner::RunningJob> start_job(runner::ProjectJobs& jobs, const char* kind, Request request,
+                                            JobObserver observer, CancellationHandle also,
+                                            std::function<void(Result<Outcome>)> done,
+                                            Result<Outcome> (*run)(const Request&)) {
+  std::filesystem::path project = request.project;
+  return jobs.start(project, kind,
+                    [request = std::move(request), observer = std::move(observer), also = std::move(also),
+                     done = std::move(done), run](const CancellationToken& cancel) mutable -> runner::AfterJob {
+                      if (observer.started) observer.started();
+                      request.cancel = &cancel;
+                      request.should_stop = [also] { return also && also->is_cancelled(); };
+                      request.on_progress = observer.progress;
+                      request.on_output = observer.output;
+                      auto outcome = std::make_shared<Result<Outcome>>(run(request));
+                      if (!done) return {};
+                      return [done = std::move(done), outcome] { done(std::move(*outcome)); };
+                    });
+}
+
+}  // namespace
+
 std::optional<runner::RunningJob> ProjectBuilds::bench(runner::BenchRequest request, JobObserver observer,
                                                        CancellationHandle also, BenchDone done) {
-  std::filesystem::path project = request.project;
-  return jobs_.start(project, "bench",
-                     [request = std::move(request), observer = std::move(observer), also = std::move(also),
-                      done = std::move(done)](const CancellationToken& cancel) mutable -> runner::AfterJob {
-                       if (observer.started) observer.started();
-                       request.cancel = &cancel;
-                       request.should_stop = [also] { return also && also->is_cancelled(); };
-                       request.on_progress = observer.progress;
-                       request.on_output = observer.output;
-                       auto outcome = std::make_shared<Result<runner::BenchOutcome>>(runner::run_benchmark(request));
-                       if (!done) return {};
-                       return [done = std::move(done), outcome] { done(std::move(*outcome)); };
-                     });
+  return start_job<runner::BenchRequest, runner::BenchOutcome>(jobs_, "bench", std::move(request), std::move(observer),
+                                                               std::move(also), std::move(done), &runner::run_benchmark);
 }
 
 std::optional<runner::RunningJob> ProjectBuilds::test(runner::TestRequest request, JobObserver observer,
                                                       CancellationHandle also, TestDone done) {
-  std::filesystem::path project = request.project;
-  return jobs_.start(project, "test",
-                     [request = std::move(request), observer = std::move(observer), also = std::move(also),
-                      done = std::move(done)](const CancellationToken& cancel) mutable -> runner::AfterJob {
-                       if (observer.started) observer.started();
-                       request.cancel = &cancel;
-                       request.should_stop = [also] { return also && also->is_cancelled(); };
-                       request.on_progress = observer.progress;
-                       request.on_output = observer.output;
-                       auto outcome = std::make_shared<Result<runner::TestOutcome>>(runner::run_project_tests(request));
-                       if (!done) return {};
-                       return [done = std::move(done), outcome] { done(std::move(*outcome)); };
-                     });
+  return start_job<runner::TestRequest, runner::TestOutcome>(jobs_, "test", std::move(request), std::move(observer),
+                                                             std::move(also), std::move(done),
+                                                             &runner::run_project_tests);
 }
 
 std::shared_ptr<const BuildSnapshot> ProjectBuilds::latest(const std::filesystem::path& project) const {

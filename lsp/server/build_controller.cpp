@@ -18,12 +18,6 @@ namespace kl::lsp {
 namespace fs = std::filesystem;
 namespace {
 
-// The arguments object of a command (its first argument) or a request's params.
-const json& argument_object(const json& arguments) {
-  static const json empty = json::object();
-  if (arguments.is_array()) return arguments.empty() || !arguments[0].is_object() ? empty : arguments[0];
-  return arguments.is_object() ? arguments : empty;
-}
 
 // The project a command is for: `project` (a folder, or its build.toml) or `uri` (any file of
 // the project: the nearest build.toml above it), each a URI or a path.
@@ -103,6 +97,29 @@ std::string clock_time(std::chrono::system_clock::time_point when) {
 
 }  // namespace
 
+const json& command_arguments(const json& arguments) {
+  static const json empty = json::object();
+  if (arguments.is_array()) return arguments.empty() || !arguments[0].is_object() ? empty : arguments[0];
+  return arguments.is_object() ? arguments : empty;
+}
+
+JobObserver job_observer(Dispatcher& dispatcher, ProgressReporter& progress, const std::string& key,
+                         const std::string& label, const char* title, const std::string& message) {
+  JobObserver observer;
+  observer.started = [&progress, key, title, message] { progress.begin(key, title, message); };
+  observer.progress = [&progress, key](const std::string& stage, int percent) { progress.report(key, stage, percent); };
+  observer.output = [&dispatcher, label](std::string_view text) {
+    dispatcher.notify("window/logMessage", {{"type", 4}, {"message", "[" + label + "] " + std::string(text)}});
+  };
+  return observer;
+}
+
+void refuse_busy(const Reply& reply, const runner::RunningJob& running) {
+  reply.error(ErrorCode::RequestFailed,
+              "a " + running.kind + " of " + running.project.string() +
+                  " is already running; wait for it or cancel it (kernel-lsp.cancel)");
+}
+
 BuildController::BuildController(Dispatcher& dispatcher, ProgressReporter& progress, KernelServer& kernel,
                                  const ClientCapabilities& client,
                                  std::function<void(const fs::path&)> republish)
@@ -148,22 +165,8 @@ bool BuildController::refuse_untrusted(const Reply& reply) const {
   return true;
 }
 
-JobObserver BuildController::observer(const std::string& key, const std::string& label, const char* title,
-                                      const std::string& message) {
-  JobObserver observer;
-  observer.started = [this, key, title, message] { progress_.begin(key, title, message); };
-  observer.progress = [this, key](const std::string& stage, int percent) {
-    progress_.report(key, stage, percent);
-  };
-  observer.output = [this, label](std::string_view text) {
-    dispatcher_.notify("window/logMessage",
-                       {{"type", 4}, {"message", "[" + label + "] " + std::string(text)}});
-  };
-  return observer;
-}
-
 void BuildController::start_build(const json& arguments, const Reply& reply) {
-  const json& args = argument_object(arguments);
+  const json& args = command_arguments(arguments);
   fs::path project = project_of(args);
   std::vector<std::string> caps = capabilities_of(args);
   if (refuse_untrusted(reply)) return;
@@ -175,7 +178,7 @@ void BuildController::start_build(const json& arguments, const Reply& reply) {
   request.jobs = settings.build_jobs.value_or(0);
   for (const auto& dir : settings.torch_include_path) request.torch_include_dirs.emplace_back(dir);
   auto running = builds_->build(
-      request, observer(key, label, "kernel-lsp build", "compiling " + project.filename().string()),
+      request, job_observer(dispatcher_, progress_, key, label, "kernel-lsp build", "compiling " + project.filename().string()),
       reply.cancellation(), [this, reply, key](std::shared_ptr<const BuildSnapshot> snapshot) {
         build_finished(snapshot);
         progress_.end(key, snapshot->report.cancelled ? "cancelled"
@@ -188,7 +191,7 @@ void BuildController::start_build(const json& arguments, const Reply& reply) {
 }
 
 void BuildController::start_bench(const json& arguments, const Reply& reply, bool opened_by_user) {
-  const json& args = argument_object(arguments);
+  const json& args = command_arguments(arguments);
   fs::path project = project_of(args);
   if (refuse_untrusted(reply)) return;
   Settings settings = kernel_.settings();
@@ -200,7 +203,7 @@ void BuildController::start_bench(const json& arguments, const Reply& reply, boo
   std::string key = "bench " + project.string(), label = "bench " + project.filename().string();
   bool show = opened_by_user && client_.show_document;
   auto running = builds_->bench(
-      request, observer(key, label, "kernel-lsp bench", "benchmarking " + project.filename().string()),
+      request, job_observer(dispatcher_, progress_, key, label, "kernel-lsp bench", "benchmarking " + project.filename().string()),
       reply.cancellation(), [this, reply, key, project, show](Result<runner::BenchOutcome> outcome) {
         if (!outcome) {
           progress_.end(key, "cannot benchmark");
@@ -217,14 +220,8 @@ void BuildController::start_bench(const json& arguments, const Reply& reply, boo
   if (running) refuse_busy(reply, *running);
 }
 
-void BuildController::refuse_busy(const Reply& reply, const runner::RunningJob& running) const {
-  reply.error(ErrorCode::RequestFailed,
-              "a " + running.kind + " of " + running.project.string() +
-                  " is already running; wait for it or cancel it (kernel-lsp.cancel)");
-}
-
 void BuildController::cancel(const json& arguments, const Reply& reply) {
-  const json& args = argument_object(arguments);
+  const json& args = command_arguments(arguments);
   size_t cancelled = 0;
   std::optional<std::string> folder = optional_string_field(args, "project");
   std::error_code ec;
@@ -240,7 +237,7 @@ void BuildController::cancel(const json& arguments, const Reply& reply) {
 }
 
 void BuildController::show_usage(const json& arguments, const Reply& reply) {
-  std::optional<std::string> details = optional_string_field(argument_object(arguments), "details");
+  std::optional<std::string> details = optional_string_field(command_arguments(arguments), "details");
   if (!details) throw_invalid_params("expected {\"details\": the text of a resource lens}");
   dispatcher_.notify("window/showMessage", {{"type", 3}, {"message", *details}});
   reply.result(nullptr);

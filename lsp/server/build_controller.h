@@ -36,6 +36,16 @@ inline constexpr const char* kShowUsageCommand = "kernel-lsp.showUsage";
 inline constexpr const char* kBuildMethod = "kernel-lsp/build";
 inline constexpr const char* kBenchMethod = "kernel-lsp/bench";
 
+// What the project jobs' controllers (builds and benchmarks here, test runs in
+// test_controller.h) share: a command's argument object (its first argument) or a request's
+// params; progress under `key` (begun on the job's thread, so it never follows the end) with the
+// job's output as log messages prefixed with `label`; the answer to a job refused because the
+// project is busy.
+const json& command_arguments(const json& arguments);
+JobObserver job_observer(Dispatcher& dispatcher, ProgressReporter& progress, const std::string& key,
+                         const std::string& label, const char* title, const std::string& message);
+void refuse_busy(const Reply& reply, const runner::RunningJob& running);
+
 class BuildController {
  public:
   // `republish` publishes the diagnostics of a file again (lint + build), from any thread.
@@ -73,11 +83,6 @@ class BuildController {
   void show_usage(const json& arguments, const Reply& reply);
   bool refuse_untrusted(const Reply& reply) const;
   void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
-  // Progress under `key` (begun on the job's thread, so it never follows the end), output as
-  // log messages prefixed with `label`.
-  JobObserver observer(const std::string& key, const std::string& label, const char* title,
-                       const std::string& message);
-  void refuse_busy(const Reply& reply, const runner::RunningJob& running) const;
   json source_lenses(const std::filesystem::path& file, const std::string& text,
                      const analyzers::UnitFacts* facts) const;
   json build_toml_lenses(const std::filesystem::path& file, const std::string& text) const;

@@ -1,18 +1,13 @@
 #include "lsp/server/test_controller.h"
 
 #include "lsp/protocol/params.h"
+#include "lsp/server/build_controller.h"
 #include "lsp/server/uri.h"
 
 namespace kl::lsp {
 namespace fs = std::filesystem;
 namespace {
 
-// The arguments object of a command (its first argument) or a request's params.
-const json& argument_object(const json& arguments) {
-  static const json empty = json::object();
-  if (arguments.is_array()) return arguments.empty() || !arguments[0].is_object() ? empty : arguments[0];
-  return arguments.is_object() ? arguments : empty;
-}
 
 // `project` (a folder, a URI or a path; a project need not have a build.toml to have tests).
 fs::path project_folder(const json& args) {
@@ -74,7 +69,7 @@ bool TestController::execute(const std::string& command, const json& arguments, 
 void TestController::test_request(const json& params, const Reply& reply) { start(params, reply); }
 
 void TestController::start(const json& arguments, const Reply& reply) {
-  const json& args = argument_object(arguments);
+  const json& args = command_arguments(arguments);
   fs::path project = project_folder(args);
   if (!kernel_.settings().workspace_trusted) {
     reply.error(ErrorCode::RequestFailed,
@@ -88,12 +83,8 @@ void TestController::start(const json& arguments, const Reply& reply) {
   request.tools = tools_of(args);
   request.from_output = optional_string_field(args, "fromOutput").value_or("");
   std::string key = "test " + project.string(), label = "test " + project.filename().string();
-  JobObserver observer;
-  observer.started = [this, key, project] { progress_.begin(key, "kernel-lsp test", "testing " + project.filename().string()); };
-  observer.progress = [this, key](const std::string& stage, int percent) { progress_.report(key, stage, percent); };
-  observer.output = [this, label](std::string_view text) {
-    dispatcher_.notify("window/logMessage", {{"type", 4}, {"message", "[" + label + "] " + std::string(text)}});
-  };
+  JobObserver observer = job_observer(dispatcher_, progress_, key, label, "kernel-lsp test",
+                                      "testing " + project.filename().string());
   auto running = jobs_.test(std::move(request), std::move(observer), reply.cancellation(),
                             [this, reply, key, project](Result<runner::TestOutcome> outcome) {
                               if (!outcome) {
@@ -107,9 +98,7 @@ void TestController::start(const json& arguments, const Reply& reply) {
                               if (!outcome->cancelled) finished(project, *outcome);
                               reply.result(outcome_json(project, *outcome));
                             });
-  if (running)
-    reply.error(ErrorCode::RequestFailed, "a " + running->kind + " of " + running->project.string() +
-                                              " is already running; wait for it or cancel it (kernel-lsp.cancel)");
+  if (running) refuse_busy(reply, *running);
 }
 
 void TestController::finished(const fs::path& project, const runner::TestOutcome& outcome) {
