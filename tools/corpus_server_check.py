@@ -12,6 +12,12 @@ and the diagnostic codes, didClose once K more are open. At the end: a documentS
 must be answered and shutdown + exit must end the server with code 0. Exit status 0 when all of
 that held, 1 otherwise. Fetches nothing; needs only the Python standard library and
 bench/lsp/lsp_bench.py's client.
+
+--edits also edits each file once after its diagnostics (two spaces before the first word of its
+middle code line, as a keystroke would), waits for the edited version's final diagnostics, and
+compares them with what a second server, which never saw the file before, publishes for the
+edited text: an incremental analysis (preambles, configurations reused across the edit) must
+publish what a fresh one does. A difference is a problem.
 """
 import argparse
 import json
@@ -35,6 +41,64 @@ def corpus_files(corpus):
     return found
 
 
+def edited(text):
+    """`text` with two spaces before the first word of its middle line that is code (not blank,
+    not a directive, not a comment); None when it has none."""
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    for offset in range(len(lines)):
+        for index in (middle + offset, middle - offset):
+            if 0 <= index < len(lines):
+                stripped = lines[index].lstrip()
+                if stripped and stripped[0].isalpha():
+                    lines[index] = lines[index][: len(lines[index]) - len(stripped)] + "  " + stripped
+                    return "\n".join(lines)
+    return None
+
+
+def final_diagnostics(lsp, path, version, timeout, quiet=2.0):
+    """The last publishDiagnostics for `path` at `version` (or later) once none has come for
+    `quiet` seconds: a file of several configurations publishes its first one early."""
+    first = lsp.wait(lsp_bench.diagnostics_for(str(path), version), timeout=timeout)
+    last = first
+    while True:
+        try:
+            message = lsp.next_message(time.monotonic() + quiet)
+        except TimeoutError:
+            return last
+        if message is None:
+            return last
+        if lsp_bench.diagnostics_for(str(path), version)(message):
+            last = message
+
+
+def comparable(message):
+    return sorted((d.get("code"), d["range"]["start"]["line"], d["range"]["start"]["character"],
+                   d["range"]["end"]["line"], d["range"]["end"]["character"], d["message"])
+                  for d in message["params"]["diagnostics"])
+
+
+def compare_edit(lsp, fresh, path, text, args, problems):
+    """Edits `path` in `lsp`, opens the edited text in `fresh`, and compares their final diagnostics."""
+    new_text = edited(text)
+    if new_text is None:
+        return None
+    lsp.notify("textDocument/didChange", {"textDocument": {"uri": lsp_bench.uri(str(path)), "version": 2},
+                                          "contentChanges": [{"text": new_text}]})
+    incremental = final_diagnostics(lsp, path, 2, args.timeout)
+    fresh.notify("textDocument/didOpen", {"textDocument": {"uri": lsp_bench.uri(str(path)), "languageId": "cuda-cpp",
+                                                           "version": 2, "text": new_text}})
+    reference = final_diagnostics(fresh, path, 2, args.timeout)
+    fresh.notify("textDocument/didClose", {"textDocument": {"uri": lsp_bench.uri(str(path))}})
+    ours, theirs = comparable(incremental), comparable(reference)
+    if ours != theirs:
+        only_ours = [d for d in ours if d not in theirs]
+        only_theirs = [d for d in theirs if d not in ours]
+        problems.append(f"{path}: after an edit the server published {only_ours[:2]} where a fresh server "
+                        f"published {only_theirs[:2]}")
+    return ours == theirs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="/work/corpus")
@@ -44,6 +108,8 @@ def main():
     parser.add_argument("--open-at-once", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--default-archs", default="")
+    parser.add_argument("--edits", action="store_true",
+                        help="edit each file once and compare with a fresh server's diagnostics")
     parser.add_argument("--out")
     args = parser.parse_args()
     args.server = os.path.abspath(args.server)  # the server runs in the corpus folder
@@ -58,6 +124,11 @@ def main():
     lsp = lsp_bench.Lsp([args.server, "serve", "--stdio"], env=dict(os.environ, KERNEL_LSP_LOG="warn"),
                         cwd=args.corpus)
     lsp_bench.initialize(lsp, args.corpus, options)
+    fresh = None
+    if args.edits:
+        fresh = lsp_bench.Lsp([args.server, "serve", "--stdio"], env=dict(os.environ, KERNEL_LSP_LOG="warn"),
+                              cwd=args.corpus)
+        lsp_bench.initialize(fresh, args.corpus, options)
     results, open_now, problems = [], [], []
     started = time.monotonic()
     for index, path in enumerate(files):
@@ -72,6 +143,8 @@ def main():
                       if d.get("message", "").startswith("analysis of this file failed")]
             results.append({"file": str(path.relative_to(args.corpus)), "ms": round((time.monotonic() - began) * 1000),
                             "diagnostics": len(codes), "analysis_failed": failed})
+            if fresh is not None:
+                results[-1]["edit_same_as_fresh"] = compare_edit(lsp, fresh, path, text, args, problems)
             if failed:
                 problems.append(f"{path}: {failed[0]}")
         except Exception as e:  # a time-out or a dead server
@@ -86,6 +159,8 @@ def main():
             lsp.notify("textDocument/didClose", {"textDocument": {"uri": lsp_bench.uri(str(closed))}})
         if (index + 1) % 25 == 0:
             print(f"[{index + 1}/{len(files)}] {time.monotonic() - started:.0f} s", file=sys.stderr)
+    if fresh is not None:
+        fresh.close()
     alive = lsp.proc.poll() is None
     answered = False
     if alive and open_now:
@@ -103,6 +178,8 @@ def main():
     summary = {
         "server": args.server, "files": len(files), "diagnosed": len(times),
         "analysis_failed": sum(1 for r in results if r.get("analysis_failed")),
+        "edits_compared": sum(1 for r in results if r.get("edit_same_as_fresh") is not None),
+        "edits_differing": sum(1 for r in results if r.get("edit_same_as_fresh") is False),
         "median_ms": times[len(times) // 2] if times else None,
         "p95_ms": times[int(0.95 * (len(times) - 1))] if times else None, "max_ms": times[-1] if times else None,
         "alive_at_end": alive, "answered_at_end": answered, "exit_code": exit_code, "problems": problems,

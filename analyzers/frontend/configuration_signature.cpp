@@ -39,11 +39,78 @@ void ConfigurationSignature::merge(const ConfigurationSignature& other) {
 
 namespace {
 
+// Whether `text`, a skipped branch with the directives that open and close it, holds nothing but
+// preprocessor conditionals and macro definitions (#define, continued lines included, #undef),
+// blank lines and comments.
+bool only_macro_definitions(std::string_view text) {
+  static constexpr std::string_view kAllowed[] = {"define", "undef", "if", "ifdef", "ifndef", "elif",
+                                                  "elifdef", "elifndef", "else", "endif"};
+  bool continued = false;
+  bool in_comment = false;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    bool was_continued = continued;
+    continued = !line.empty() && line.back() == '\\';
+    if (was_continued) continue;  // the rest of a #define (or of a comment line) on this line
+    size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos) continue;
+    line.remove_prefix(first);
+    if (in_comment) {
+      size_t close = line.find("*/");
+      if (close == std::string_view::npos) continue;
+      in_comment = false;
+      line.remove_prefix(close + 2);
+      first = line.find_first_not_of(" \t");
+      if (first == std::string_view::npos) continue;
+      line.remove_prefix(first);
+    }
+    if (line.substr(0, 2) == "//") continue;
+    if (line.substr(0, 2) == "/*") {
+      size_t close = line.find("*/", 2);
+      if (close == std::string_view::npos) {
+        in_comment = true;
+        continue;
+      }
+      if (line.find_first_not_of(" \t", close + 2) == std::string_view::npos) continue;
+      return false;  // code after a comment on the same line: not worth reading further
+    }
+    if (line.front() != '#') return false;
+    line.remove_prefix(1);
+    size_t name_start = line.find_first_not_of(" \t");
+    if (name_start == std::string_view::npos) continue;  // a null directive
+    size_t name_end = line.find_first_not_of("abcdefghijklmnopqrstuvwxyz", name_start);
+    std::string_view name = line.substr(name_start, name_end == std::string_view::npos ? line.size() - name_start
+                                                                                      : name_end - name_start);
+    bool allowed = false;
+    for (std::string_view word : kAllowed) allowed = allowed || name == word;
+    if (!allowed) return false;
+  }
+  return !in_comment;
+}
+
 class SignatureRecorder : public clang::PPCallbacks {
  public:
-  SignatureRecorder(const clang::Preprocessor& preprocessor, ConfigurationSignature& signature)
+  SignatureRecorder(const clang::Preprocessor& preprocessor, ConfigurationSignature& signature,
+                    MacroNames* macro_names)
       : preprocessor_(preprocessor), sources_(preprocessor.getSourceManager()), view_(sources_, {}),
-        signature_(signature) {}
+        signature_(signature), macro_names_(macro_names) {}
+
+  void MacroUndefined(const clang::Token& name, const clang::MacroDefinition&, const clang::MacroDirective*) override {
+    if (macro_names_ && name.getIdentifierInfo()) macro_names_->insert(name.getIdentifierInfo()->getName().str());
+  }
+
+  void EndOfMainFile() override {
+    // ~6,000 names from CUDA's headers, ~13 ms on a 2-core machine: asked for only when the
+    // configurations are worked out afresh (configuration_memory.h).
+    if (!macro_names_) return;
+    for (const auto& [identifier, state] : preprocessor_.macros(/*IncludeExternalMacros=*/true))
+      macro_names_->insert(identifier->getName().str());
+  }
 
   bool FileNotFound(llvm::StringRef) override { return true; }  // skip it, as the parse does
 
@@ -57,8 +124,15 @@ class SignatureRecorder : public clang::PPCallbacks {
   void SourceRangeSkipped(clang::SourceRange range, clang::SourceLocation) override {
     auto file = user_file(range.getBegin());
     if (!file) return;
-    signature_.add_event("skip\n" + *file + "\n" + std::to_string(sources_.getFileOffset(range.getBegin())) +
-                         "-" + std::to_string(sources_.getFileOffset(range.getEnd())));
+    unsigned begin = sources_.getFileOffset(range.getBegin());
+    unsigned end = sources_.getFileOffset(range.getEnd());
+    // A branch that only defines macros changes the tokens only where they expand, and those
+    // expansions are events of their own (MacroExpands): `#if __CUDA_ARCH__ >= 900 #define
+    // BLOCKS 2 #else #define BLOCKS 1 #endif` splits no configuration unless BLOCKS is used.
+    bool invalid = false;
+    const char* data = sources_.getCharacterData(range.getBegin(), &invalid);
+    if (!invalid && end >= begin && only_macro_definitions(std::string_view(data, end - begin))) return;
+    signature_.add_event("skip\n" + *file + "\n" + std::to_string(begin) + "-" + std::to_string(end));
   }
 
   void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition, clang::SourceRange range,
@@ -68,10 +142,16 @@ class SignatureRecorder : public clang::PPCallbacks {
     if (!info || !id || preprocessor_.isParsingIfOrElifDirective()) return;
     clang::SourceLocation at = sources_.getExpansionLoc(range.getBegin());
     auto file = user_file(at);
-    // A macro the user defined expands to the user's own (already fingerprinted) text.
-    if (!file || user_file(info->getDefinitionLoc())) return;
+    if (!file) return;
     std::string event = "macro\n" + *file + "\n" + std::to_string(sources_.getFileOffset(at)) + "\n" +
                         id->getName().str() + "\n";
+    // A macro the user defined expands to the user's own text: which definition is enough
+    // (the branch that chose it may not be fingerprinted, see SourceRangeSkipped).
+    clang::SourceLocation defined_at = info->getDefinitionLoc();
+    if (auto definition_file = user_file(defined_at)) {
+      signature_.add_event(event + *definition_file + ":" + std::to_string(sources_.getFileOffset(defined_at)));
+      return;
+    }
     for (const clang::Token& token : info->tokens()) {
       event += clang::Lexer::getSpelling(token, sources_, clang::LangOptions());
       event += ' ';
@@ -91,6 +171,7 @@ class SignatureRecorder : public clang::PPCallbacks {
   const clang::SourceManager& sources_;
   SourceView view_;  // its main-file name is not used here
   ConfigurationSignature& signature_;
+  MacroNames* macro_names_;
 };
 
 // Lexes the whole translation unit, as a parse would, with the recorder attached. An AST
@@ -98,8 +179,8 @@ class SignatureRecorder : public clang::PPCallbacks {
 // preprocessor-only action would include the preamble's source text instead).
 class SignatureAction : public clang::ASTFrontendAction {
  public:
-  SignatureAction(ConfigurationSignature& signature, const CancellationToken* cancel)
-      : signature_(signature), cancel_(cancel) {}
+  SignatureAction(ConfigurationSignature& signature, const CancellationToken* cancel, MacroNames* macro_names)
+      : signature_(signature), cancel_(cancel), macro_names_(macro_names) {}
   bool cancelled = false;
 
  protected:
@@ -108,7 +189,7 @@ class SignatureAction : public clang::ASTFrontendAction {
   }
   void ExecuteAction() override {
     clang::Preprocessor& preprocessor = getCompilerInstance().getPreprocessor();
-    preprocessor.addPPCallbacks(make_signature_recorder(preprocessor, signature_));
+    preprocessor.addPPCallbacks(make_signature_recorder(preprocessor, signature_, macro_names_));
     // The signature reads user files only; of system headers it needs the directives.
     install_system_header_directives(getCompilerInstance());
     preprocessor.EnterMainSourceFile();
@@ -127,13 +208,15 @@ class SignatureAction : public clang::ASTFrontendAction {
  private:
   ConfigurationSignature& signature_;
   const CancellationToken* cancel_;
+  MacroNames* macro_names_;
 };
 
 }  // namespace
 
 std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preprocessor& preprocessor,
-                                                            ConfigurationSignature& signature) {
-  return std::make_unique<SignatureRecorder>(preprocessor, signature);
+                                                            ConfigurationSignature& signature,
+                                                            MacroNames* macro_names) {
+  return std::make_unique<SignatureRecorder>(preprocessor, signature, macro_names);
 }
 
 namespace {
@@ -159,7 +242,7 @@ std::unique_ptr<llvm::MemoryBuffer> text_buffer(const std::filesystem::path& fil
 Result<ConfigurationSignature> preprocess_signature(const std::vector<std::string>& argv,
                                                     const std::filesystem::path& file, std::string_view text,
                                                     const CancellationToken* cancel, PreambleCache* preambles,
-                                                    ToolkitPchStore* toolkit_pchs) {
+                                                    ToolkitPchStore* toolkit_pchs, MacroNames* macro_names) {
   std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
   if (!invocation) return Error{"clang could not build a command line to preprocess " + file.string(), {}};
   auto buffer = text_buffer(file, text);
@@ -175,7 +258,7 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
   if (preamble) buffer.release();  // the preamble remapped the main file to it
   else invocation->getPreprocessorOpts().addRemappedFile(file.string(), buffer.release());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = false;
-  std::optional<std::filesystem::path> toolkit_pch = !preamble && toolkit_pchs ? toolkit_pchs->get(argv) : std::nullopt;
+  std::optional<std::filesystem::path> toolkit_pch = !preamble && toolkit_pchs ? toolkit_pchs->get(argv, text) : std::nullopt;
   if (toolkit_pch) invocation->getPreprocessorOpts().ImplicitPCHInclude = toolkit_pch->string();
 
   PchRejectionWatch ignore;
@@ -187,29 +270,35 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
   ci.createFileManager(vfs);
 
   ConfigurationSignature signature = preamble_part.signature;
-  SignatureAction action(signature, cancel);
+  MacroNames names;
+  SignatureAction action(signature, cancel, macro_names ? &names : nullptr);
   try {
     (void)ci.ExecuteAction(action);
   } catch (const std::exception& e) {
     return Error{std::string("clang failed while preprocessing ") + file.string() + ": " + e.what(), {}};
   }
   if (action.cancelled || (cancel && cancel->is_cancelled())) return Error{"cancelled", {}};
-  if (ignore.rejected && toolkit_pch) {
-    toolkit_pchs->reject(*toolkit_pch);
-    return preprocess_signature(argv, file, text, cancel, preambles, nullptr);
+  if (ignore.rejected && (toolkit_pch || preamble)) {
+    // A preamble fails to load when the toolkit PCH it was built on has been replaced since.
+    if (toolkit_pch) toolkit_pchs->reject(*toolkit_pch);
+    if (preamble) preambles->forget(file.string());
+    return preprocess_signature(argv, file, text, cancel, preamble ? nullptr : preambles, nullptr, macro_names);
   }
+  if (macro_names) macro_names->insert(names.begin(), names.end());
   return signature;
 }
 
 void warm_preamble(const std::vector<std::string>& argv, const std::filesystem::path& file, std::string_view text,
-                   PreambleCache& preambles, const std::vector<std::string>& watched_macros) {
+                   PreambleCache& preambles, const std::vector<std::string>& watched_macros,
+                   ToolkitPchStore* toolkit_pchs) {
   std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
   if (!invocation) return;
   auto buffer = text_buffer(file, text);
   auto vfs = llvm::vfs::getRealFileSystem();
   ParseOutcome unused;
   PreambleCache::DeferredBuild build;  // starts when this returns
-  if (preambles.prepare(*invocation, file.string(), *buffer, vfs, unused, watched_macros, nullptr, build)) {
+  if (preambles.prepare(*invocation, file.string(), *buffer, vfs, unused, watched_macros, nullptr, build,
+                       PreambleUse::ReuseOrBuild, toolkit_pch_source(toolkit_pchs, argv, text))) {
     // One fits already. prepare() attached it to the invocation, which is dropped here.
   }
 }

@@ -8,10 +8,14 @@
 // What is recorded, in user files only (not system headers: their declarations may differ per
 // arch, which the rules already allow for by parsing the most capable arch first):
 //  - every user file entered, by path;
-//  - every range the preprocessor skipped (an inactive #if branch), by file and offsets;
+//  - every range the preprocessor skipped (an inactive #if branch), by file and offsets, unless
+//    it holds nothing but macro definitions (and conditionals around them): those change the
+//    tokens only where the macros expand, which the next item records (llm.c's common.h picks
+//    one of two `#define MAX_1024_THREADS_BLOCKS` by arch, and most files never use it);
 //  - every expansion of a macro defined outside user files (`__CUDA_ARCH__`, CUDA's and
 //    libcu++'s macros, nested expansions included), by place, name and the definition's
-//    tokens: `int v = __CUDA_ARCH__;` differs per arch although no branch does. Expansions in
+//    tokens: `int v = __CUDA_ARCH__;` differs per arch although no branch does; and of a
+//    macro the user defined, by place, name and where the definition is. Expansions in
 //    #if/#elif conditions are left out: what they decide is in the skipped ranges.
 // Together these fix the user's token stream. Events are combined order-independently (two
 // sums of 64-bit hashes and a count), so a preamble's signature and the rest of a parse's add
@@ -23,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "support/cancellation.h"
@@ -48,10 +53,16 @@ struct ConfigurationSignature {
   friend bool operator==(const ConfigurationSignature&, const ConfigurationSignature&) = default;
 };
 
+// The name of every macro a configuration defines at its end, or undefines on the way: an
+// identifier that is none of these expands to itself wherever it is written.
+using MacroNames = std::unordered_set<std::string>;
+
 // Preprocessor callbacks that add this parse's events to `signature` (which must outlive the
-// preprocessor). Missing headers are skipped, as the parse skips them.
+// preprocessor), and with `macro_names` this configuration's macro names. Missing headers are
+// skipped, as the parse skips them.
 std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preprocessor& preprocessor,
-                                                            ConfigurationSignature& signature);
+                                                            ConfigurationSignature& signature,
+                                                            MacroNames* macro_names = nullptr);
 
 // Preprocesses `file` (its text replaced by `text`) with `argv` from device_parse_command() and
 // returns its signature, without parsing: a few times cheaper than a parse, since most of a
@@ -60,17 +71,21 @@ std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preproc
 // lexed (milliseconds); none is built here, since the arch may be parsed next (whose parse
 // would wait for it): see warm_preamble. Checks `cancel` while lexing; an error when clang
 // cannot start or the work was cancelled. Without a preamble, `toolkit_pchs` gives the toolkit
-// headers' macros precompiled, as to a parse (toolkit_pch.h).
+// headers' macros precompiled, as to a parse (toolkit_pch.h). With `macro_names`, adds the
+// configuration's macro names to it.
 Result<ConfigurationSignature> preprocess_signature(const std::vector<std::string>& argv,
                                                     const std::filesystem::path& file, std::string_view text,
                                                     const CancellationToken* cancel = nullptr,
                                                     PreambleCache* preambles = nullptr,
-                                                    ToolkitPchStore* toolkit_pchs = nullptr);
+                                                    ToolkitPchStore* toolkit_pchs = nullptr,
+                                                    MacroNames* macro_names = nullptr);
 
 // Builds, in the background, the preamble preprocess_signature would use for `argv` next time,
 // unless one fits already: for an arch whose configuration another parse serves. `watched_macros`
-// is what the build observes (device_parser.h).
+// is what the build observes (device_parser.h); with `toolkit_pchs` the build starts from the
+// toolkit PCH (toolkit_pch.h), as a parse's does.
 void warm_preamble(const std::vector<std::string>& argv, const std::filesystem::path& file, std::string_view text,
-                   PreambleCache& preambles, const std::vector<std::string>& watched_macros);
+                   PreambleCache& preambles, const std::vector<std::string>& watched_macros,
+                   ToolkitPchStore* toolkit_pchs = nullptr);
 
 }  // namespace kl::analyzers

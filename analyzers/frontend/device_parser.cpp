@@ -256,15 +256,16 @@ class DeviceParseAction : public clang::ASTFrontendAction {
  public:
   DeviceParseAction(const AstVisitor& visitor, ParseOutcome& outcome, std::string main_file,
                     const std::vector<std::string>& watched_macros, const CancellationToken* cancel,
-                    const bool& retried)
+                    const bool& retried, MacroNames* macro_names)
       : visitor_(visitor), outcome_(outcome), main_file_(std::move(main_file)), watched_(watched_macros),
-        cancel_(cancel), retried_(retried) {}
+        cancel_(cancel), retried_(retried), macro_names_(macro_names) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorObserver>(ci.getSourceManager(), outcome_, watched_, main_file_));
-    ci.getPreprocessor().addPPCallbacks(make_signature_recorder(ci.getPreprocessor(), outcome_.signature));
+    ci.getPreprocessor().addPPCallbacks(
+        make_signature_recorder(ci.getPreprocessor(), outcome_.signature, macro_names_));
     auto consumer = std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_, retried_);
     consumer_ = consumer.get();
     return consumer;
@@ -280,6 +281,7 @@ class DeviceParseAction : public clang::ASTFrontendAction {
   const CancellationToken* cancel_;
   const bool& retried_;
   VisitingConsumer* consumer_ = nullptr;
+  MacroNames* macro_names_;
 };
 
 }  // namespace
@@ -289,6 +291,10 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
                                                                const std::vector<std::string>& watched_macros,
                                                                const std::string& main_file) {
   return std::make_unique<PreprocessorObserver>(sources, outcome, watched_macros, main_file);
+}
+
+std::unique_ptr<clang::DiagnosticConsumer> make_error_collector(ParseOutcome& outcome, const std::string& main_file) {
+  return std::make_unique<CollectingDiagnostics>(outcome, main_file);
 }
 
 namespace {
@@ -349,7 +355,7 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
                                        const AstVisitor& visitor,
                                        const std::vector<std::string>& watched_macros,
                                        const CancellationToken* cancel, PreambleCache* preambles,
-                                       ToolkitPchStore* toolkit_pchs) {
+                                       ToolkitPchStore* toolkit_pchs, MacroNames* macro_names) {
   ParseTimes times;
   times.started = std::chrono::steady_clock::now();
   ParseOutcome outcome;
@@ -371,13 +377,14 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   PreambleCache::DeferredBuild preamble_build;
   std::shared_ptr<const clang::PrecompiledPreamble> preamble =
       preambles ? preambles->prepare(*invocation, main_file, *buffer, vfs, outcome, watched_macros, cancel,
-                                     preamble_build)
+                                     preamble_build, PreambleUse::ReuseOrBuild,
+                                     toolkit_pch_source(toolkit_pchs, argv, text))
                 : nullptr;
   bool attached = preamble != nullptr;
   // Cancelled while waiting for a preamble build: do not start a plain parse nobody wants.
   if (cancel && cancel->is_cancelled()) return make_error("cancelled");
   // Without a preamble of its own, the parse starts from the shared PCH of the toolkit headers.
-  std::optional<std::filesystem::path> toolkit_pch = !attached && toolkit_pchs ? toolkit_pchs->get(argv) : std::nullopt;
+  std::optional<std::filesystem::path> toolkit_pch = !attached && toolkit_pchs ? toolkit_pchs->get(argv, text) : std::nullopt;
   if (toolkit_pch) invocation->getPreprocessorOpts().ImplicitPCHInclude = toolkit_pch->string();
   times.prepared = std::chrono::steady_clock::now();
   if (attached) buffer.release();
@@ -386,7 +393,7 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   if (!set_up_compiler(*ci, std::move(invocation), collector, vfs))
     return make_error("clang could not set up diagnostics");
 
-  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel, collector.pch_rejected);
+  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel, collector.pch_rejected, macro_names);
   try {
     // A false result is not a failure: errors in user code still leave a usable AST, and they
     // are in outcome.errors.
@@ -394,11 +401,13 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   } catch (const std::exception& e) {
     return make_error(std::string("clang failed while parsing ") + main_file + ": " + e.what());
   }
-  if (collector.pch_rejected && toolkit_pch) {
-    // Stale or mismatched after all: once more without it (and without the preamble cache,
-    // whose deferred build for this file starts only when this call returns).
-    toolkit_pchs->reject(*toolkit_pch);
-    return parse_device_side(argv, file, text, visitor, watched_macros, cancel, nullptr, nullptr);
+  if (collector.pch_rejected && (toolkit_pch || attached)) {
+    // Stale or mismatched after all (a preamble's too, when the toolkit PCH it was built on has
+    // been replaced since): once more without it (and without the preamble cache, whose
+    // deferred build for this file starts only when this call returns).
+    if (toolkit_pch) toolkit_pchs->reject(*toolkit_pch);
+    if (attached) preambles->forget(main_file);
+    return parse_device_side(argv, file, text, visitor, watched_macros, cancel, nullptr, nullptr, macro_names);
   }
   times.finished = std::chrono::steady_clock::now();
   outcome.parse_milliseconds =

@@ -79,13 +79,15 @@ using AstVisitor = std::function<void(clang::ASTContext&, const SourceView&)>;
 
 // `argv` comes from device_parse_command(); `text` replaces the file's content on disk. A parse
 // with no preamble of its own (none cached, or `preambles` null) starts from the toolkit PCH
-// of `toolkit_pchs` when given (toolkit_pch.h).
+// of `toolkit_pchs` when given (toolkit_pch.h). With `macro_names`, adds the configuration's
+// macro names to it (configuration_signature.h).
 Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
                                        const std::filesystem::path& file, std::string_view text,
                                        const AstVisitor& visitor,
                                        const std::vector<std::string>& watched_macros = {},
                                        const CancellationToken* cancel = nullptr,
                                        PreambleCache* preambles = nullptr,
-                                       ToolkitPchStore* toolkit_pchs = nullptr);
+                                       ToolkitPchStore* toolkit_pchs = nullptr,
+                                       MacroNames* macro_names = nullptr);
 
 }  // namespace kl::analyzers

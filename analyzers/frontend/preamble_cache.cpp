@@ -22,6 +22,10 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_observer(const clang::Sour
                                                                ParseOutcome& outcome,
                                                                const std::vector<std::string>& watched_macros,
                                                                const std::string& main_file);
+// Declared in device_parser.cpp too: the parse's collector of clang's errors in user files, so
+// that a parse reusing the preamble reports the errors of its #include region as a parse
+// without one does.
+std::unique_ptr<clang::DiagnosticConsumer> make_error_collector(ParseOutcome& outcome, const std::string& main_file);
 
 struct PreambleCache::Entry {
   std::mutex mutex;
@@ -101,14 +105,14 @@ std::function<void()> PreambleCache::make_build(const std::shared_ptr<Entry>& en
                                 const clang::CompilerInvocation& invocation, const std::string& file,
                                 const llvm::MemoryBuffer& buffer,
                                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
-                                const std::vector<std::string>& watched) {
+                                const std::vector<std::string>& watched, BasePch base_pch) {
   // Called with entry->mutex held and entry->building just set. Everything the build reads is
   // copied now: the caller's invocation and buffer go on to the plain parse. The returned
   // function queues the build.
   auto copy = std::make_shared<clang::CompilerInvocation>(invocation);
   std::shared_ptr<llvm::MemoryBuffer> text(
       llvm::MemoryBuffer::getMemBufferCopy(buffer.getBuffer(), buffer.getBufferIdentifier()).release());
-  auto job = [entry, copy, text, vfs, file, watched] {
+  auto job = [entry, copy, text, vfs, file, watched, base_pch = std::move(base_pch)] {
     auto observed = std::make_shared<ParseOutcome>();
     std::shared_ptr<clang::PrecompiledPreamble> built_preamble;
     {
@@ -119,10 +123,12 @@ std::function<void()> PreambleCache::make_build(const std::shared_ptr<Entry>& en
         return;
       }
     }
+    if (base_pch)
+      if (auto pch = base_pch()) copy->getPreprocessorOpts().ImplicitPCHInclude = *pch;
     auto bounds = clang::ComputePreambleBounds(copy->getLangOpts(), text->getMemBufferRef(), 0);
-    clang::IgnoringDiagConsumer ignore;
+    std::unique_ptr<clang::DiagnosticConsumer> errors = make_error_collector(*observed, file);
     auto diag_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    auto diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), &ignore, false);
+    auto diags = clang::CompilerInstance::createDiagnostics(diag_options.get(), errors.get(), false);
     ObservingCallbacks callbacks(*observed, watched, file);
     auto result = clang::PrecompiledPreamble::Build(*copy, text.get(), bounds, *diags, vfs,
                                                     std::make_shared<clang::PCHContainerOperations>(),
@@ -156,7 +162,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
     clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
     const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build,
-    PreambleUse use) {
+    PreambleUse use, BasePch base_pch) {
   std::shared_ptr<Entry> entry;
   std::string key = cache_key(invocation, file);
   {
@@ -177,7 +183,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
     entry->observed.reset();
     if (use == PreambleUse::ReuseOnly || (cancel && cancel->is_cancelled())) return nullptr;
     entry->building = true;
-    build.run_ = make_build(entry, invocation, file, buffer, vfs, watched_macros);
+    build.run_ = make_build(entry, invocation, file, buffer, vfs, watched_macros, std::move(base_pch));
     return nullptr;
   }
   outcome.preamble_reused = true;
@@ -188,6 +194,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
   if (observed) {
     outcome.missing_headers.insert(outcome.missing_headers.end(), observed->missing_headers.begin(),
                                    observed->missing_headers.end());
+    outcome.errors.insert(outcome.errors.end(), observed->errors.begin(), observed->errors.end());
     outcome.included_files.insert(outcome.included_files.end(), observed->included_files.begin(),
                                   observed->included_files.end());
     outcome.arch_dependent = outcome.arch_dependent || observed->arch_dependent;

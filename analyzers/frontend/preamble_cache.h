@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +48,9 @@ struct ParseOutcome;
 // Whether prepare() arranges a build when no preamble fits: a parse always wants one; a
 // configuration check (configuration_signature.h) only when its arch will not be parsed.
 enum class PreambleUse { ReuseOrBuild, ReuseOnly };
+
+// Where a preamble build may start from: a precompiled header's path, or nullopt.
+using BasePch = std::function<std::optional<std::string>()>;
 
 class PreambleCache {
  public:
@@ -79,11 +83,14 @@ class PreambleCache {
   // Waits for a build already under way for this file (unless `cancel` fires). The returned
   // preamble must outlive the parse: a rebuild for a newer text may replace the entry's
   // meanwhile, and the parse reads the old one's file.
+  // `base_pch`, when given, is asked at build time for a PCH to build on (the toolkit PCH that
+  // also holds the headers the file opens with, toolkit_pch.h): the preamble then holds only
+  // the rest of the #include region, and costs a fraction of a build from nothing.
   std::shared_ptr<const clang::PrecompiledPreamble> prepare(
       clang::CompilerInvocation& invocation, const std::string& file, const llvm::MemoryBuffer& buffer,
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>& vfs, ParseOutcome& outcome,
       const std::vector<std::string>& watched_macros, const CancellationToken* cancel, DeferredBuild& build,
-      PreambleUse use = PreambleUse::ReuseOrBuild);
+      PreambleUse use = PreambleUse::ReuseOrBuild, BasePch base_pch = {});
 
   void forget(const std::string& file);
   void clear();
@@ -94,7 +101,7 @@ class PreambleCache {
   std::function<void()> make_build(const std::shared_ptr<Entry>& entry, const clang::CompilerInvocation& invocation,
                    const std::string& file, const llvm::MemoryBuffer& buffer,
                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
-                   const std::vector<std::string>& watched);
+                   const std::vector<std::string>& watched, BasePch base_pch);
   void builder_loop();
 
   mutable std::mutex mutex_;

@@ -9,10 +9,12 @@
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/device_invocation.h"
+#include "analyzers/frontend/leading_includes.h"
 #include "support/fs_paths.h"
 
 namespace kl::analyzers {
@@ -20,35 +22,48 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Records every file the PCH build enters, for its .inputs list.
+// What the store keeps on disk: the most recently used PCHs up to this size. A wrapper's PCH is
+// ~6 MB, one that also holds cooperative_groups.h ~20 MB; linting a dozen projects of ten
+// capabilities each needs ~100 of them, and a smaller budget rebuilds them run after run.
+constexpr uintmax_t kKeptBytes = uintmax_t(3) << 30;
+
+// What a PCH build entered: every file, for its .inputs list, and whether one was a user header
+// (a file the PCH must not hold).
+struct BuildInputs {
+  std::set<std::string> files;
+  bool user_header = false;
+};
+
 class InputRecorder : public clang::PPCallbacks {
  public:
-  InputRecorder(const clang::SourceManager& sources, std::set<std::string>& files)
-      : sources_(sources), files_(files) {}
-  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+  InputRecorder(const clang::SourceManager& sources, BuildInputs& inputs) : sources_(sources), inputs_(inputs) {}
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind kind,
                    clang::FileID) override {
     if (reason != EnterFile) return;
-    if (auto entry = sources_.getFileEntryRefForID(sources_.getFileID(loc)))
-      files_.insert(sources_.getFileManager().getCanonicalName(*entry).str());
+    clang::FileID id = sources_.getFileID(loc);
+    auto entry = sources_.getFileEntryRefForID(id);
+    if (!entry) return;
+    inputs_.files.insert(sources_.getFileManager().getCanonicalName(*entry).str());
+    if (kind == clang::SrcMgr::C_User && id != sources_.getMainFileID()) inputs_.user_header = true;
   }
 
  private:
   const clang::SourceManager& sources_;
-  std::set<std::string>& files_;
+  BuildInputs& inputs_;
 };
 
 class RecordingPchAction : public clang::GeneratePCHAction {
  public:
-  explicit RecordingPchAction(std::set<std::string>& files) : files_(files) {}
+  explicit RecordingPchAction(BuildInputs& inputs) : inputs_(inputs) {}
 
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef in) override {
-    ci.getPreprocessor().addPPCallbacks(std::make_unique<InputRecorder>(ci.getSourceManager(), files_));
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<InputRecorder>(ci.getSourceManager(), inputs_));
     return clang::GeneratePCHAction::CreateASTConsumer(ci, in);
   }
 
  private:
-  std::set<std::string>& files_;
+  BuildInputs& inputs_;
 };
 
 // One line per input: "<size> <mtime ns> <path>".
@@ -109,10 +124,18 @@ bool standard_breaks_pch(const std::vector<std::string>& argv) {
   return false;
 }
 
-std::string key_of(const std::vector<std::string>& argv) {
+std::string key_of(const std::vector<std::string>& argv, const std::vector<std::string>& headers) {
   std::string text = std::string(KERNEL_LSP_VERSION) + "\n" + clang::getClangFullVersion() + "\n";
   for (size_t i = 0; i + 1 < argv.size(); ++i) text += argv[i] + '\0';
+  for (const auto& header : headers) text += "\n#include <" + header + ">";
   return content_hash(text);
+}
+
+// The PCH's own main file: empty for the wrapper's PCH, else the headers' includes.
+std::string main_text_of(const std::vector<std::string>& headers) {
+  std::string text;
+  for (const auto& header : headers) text += "#include <" + header + ">\n";
+  return text;
 }
 
 }  // namespace
@@ -126,18 +149,68 @@ fs::path default_toolkit_pch_dir() {
 
 ToolkitPchStore::ToolkitPchStore(fs::path dir) : dir_(dir.empty() ? default_toolkit_pch_dir() : std::move(dir)) {}
 
-std::optional<fs::path> ToolkitPchStore::get(const std::vector<std::string>& argv) {
+std::optional<fs::path> ToolkitPchStore::get(const std::vector<std::string>& argv, std::string_view main_text) {
   if (argv.size() < 2 || !only_shim_includes(argv) || standard_breaks_pch(argv)) return std::nullopt;
-  std::string key = key_of(argv);
+  std::vector<std::string> headers = leading_angle_includes(main_text);
+  if (!headers.empty())
+    if (auto pch = get_keyed(argv, headers)) return pch;
+  return get_keyed(argv, {});
+}
+
+std::optional<fs::path> ToolkitPchStore::get_keyed(const std::vector<std::string>& argv,
+                                                   const std::vector<std::string>& headers) {
+  std::string key = key_of(argv, headers);
   fs::path pch = dir_ / (key + ".pch");
+  fs::path inputs = dir_ / (key + ".inputs");
   std::lock_guard lock(mutex_);
   if (failed_.count(key)) return std::nullopt;
   std::error_code ec;
-  if (!rejected_.count(key) && fs::exists(pch, ec) && inputs_unchanged(dir_ / (key + ".inputs"))) return pch;
+  if (!headers.empty() && fs::exists(dir_ / (key + ".refused"), ec)) return std::nullopt;
+  if (!rejected_.count(key) && fs::exists(pch, ec) && inputs_unchanged(inputs)) {
+    fs::last_write_time(inputs, fs::file_time_type::clock::now(), ec);  // recently used: kept by trim()
+    return pch;
+  }
+  if (!headers.empty()) {
+    // Built on the second request for this set, from whichever process makes it.
+    fs::path wanted = dir_ / (key + ".wanted");
+    if (!fs::exists(wanted, ec)) {
+      fs::create_directories(dir_, ec);
+      write_file_atomically(wanted, "");
+      return std::nullopt;
+    }
+  }
   rejected_.erase(key);
-  auto built = build(argv, key);
+  auto built = build(argv, key, headers);
   if (!built) failed_.insert(key);
+  else trim();
   return built;
+}
+
+void ToolkitPchStore::trim() {
+  struct Kept {
+    fs::file_time_type used;
+    std::string key;
+    uintmax_t bytes = 0;
+  };
+  std::vector<Kept> kept;
+  uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    if (entry.path().extension() != ".pch") continue;
+    Kept pch{{}, entry.path().stem().string(), entry.file_size(ec)};
+    if (ec) pch.bytes = 0;
+    auto time = fs::last_write_time(dir_ / (pch.key + ".inputs"), ec);
+    pch.used = ec ? fs::file_time_type::min() : time;
+    total += pch.bytes;
+    kept.push_back(std::move(pch));
+  }
+  if (total <= kKeptBytes) return;
+  std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) { return a.used < b.used; });
+  for (const Kept& pch : kept) {
+    if (total <= kKeptBytes) break;
+    for (const char* extension : {".pch", ".inputs", ".cu", ".wanted", ".refused"}) fs::remove(dir_ / (pch.key + extension), ec);
+    total -= pch.bytes;
+  }
 }
 
 void ToolkitPchStore::reject(const fs::path& pch) {
@@ -148,12 +221,13 @@ void ToolkitPchStore::reject(const fs::path& pch) {
   fs::remove(pch, ec);
 }
 
-std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& argv, const std::string& key) {
+std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& argv, const std::string& key,
+                                               const std::vector<std::string>& headers) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  // The PCH's own main file: empty, written once and never rewritten (its time is an input).
-  fs::path main = dir_ / "kernel_lsp_pch_main.cu";
-  if (!fs::exists(main, ec) && !write_file_atomically(main, "")) return std::nullopt;
+  // The PCH's own main file, written once and never rewritten (its time is an input).
+  fs::path main = headers.empty() ? dir_ / "kernel_lsp_pch_main.cu" : dir_ / (key + ".cu");
+  if (!fs::exists(main, ec) && !write_file_atomically(main, main_text_of(headers))) return std::nullopt;
   std::vector<std::string> args = argv;
   args.back() = main.string();
   std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(args);
@@ -170,7 +244,7 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
   ci.setInvocation(std::move(invocation));
   ci.createDiagnostics(&ignore, /*ShouldOwnClient=*/false);
   if (!ci.hasDiagnostics()) return std::nullopt;
-  std::set<std::string> inputs;
+  BuildInputs inputs;
   RecordingPchAction action(inputs);
   bool ok = false;
   try {
@@ -178,13 +252,18 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
   } catch (const std::exception&) {
     ok = false;
   }
+  if (inputs.user_header) {
+    // Never worth another try, by this process or any other: the set reaches a user header.
+    write_file_atomically(dir_ / (key + ".refused"), "");
+    ok = false;
+  }
   std::string list;
-  for (const auto& input : inputs) {
+  for (const auto& input : inputs.files) {
     std::string stamp = stamp_of(input);
     if (stamp.empty()) ok = false;
     list += stamp + " " + input + "\n";
   }
-  if (!ok || inputs.empty() || !write_file_atomically(dir_ / (key + ".inputs"), list)) {
+  if (!ok || inputs.files.empty() || !write_file_atomically(dir_ / (key + ".inputs"), list)) {
     fs::remove(temporary, ec);
     return std::nullopt;
   }
@@ -193,7 +272,18 @@ std::optional<fs::path> ToolkitPchStore::build(const std::vector<std::string>& a
     fs::remove(temporary, ec);
     return std::nullopt;
   }
+  fs::remove(dir_ / (key + ".wanted"), ec);
   return pch;
+}
+
+std::function<std::optional<std::string>()> toolkit_pch_source(ToolkitPchStore* store,
+                                                               const std::vector<std::string>& argv,
+                                                               std::string_view text) {
+  if (!store) return {};
+  return [store, argv, text = std::string(text)]() -> std::optional<std::string> {
+    if (auto pch = store->get(argv, text)) return pch->string();
+    return std::nullopt;
+  };
 }
 
 bool is_pch_rejection(std::string_view message) {

@@ -1,6 +1,7 @@
 #include "analyzers/pipeline/analysis.h"
 
 #include <algorithm>
+#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "analyzers/frontend/toolkit_pch.h"
 #include "analyzers/frontend/torch_headers.h"
 #include "analyzers/pipeline/arch_parses.h"
+#include "analyzers/pipeline/configuration_memory.h"
 #include "analyzers/pipeline/stage_timer.h"
 #include "analyzers/pipeline/target_archs.h"
 #include "analyzers/rules/frontend.h"
@@ -39,6 +41,35 @@ struct Analyzer::State {
   PreambleCache preambles;
   std::unique_ptr<ToolkitPchStore> toolkit_pchs;  // null when settings.shared_pch is off
   std::unique_ptr<ParallelRunner> configurations;  // null when settings.configuration_threads <= 1
+  // What the last analysis of each file learnt about its configurations (server only:
+  // settings.cache_parses), newest last.
+  std::mutex memories_mutex;
+  std::deque<std::pair<std::string, ConfigurationMemory>> memories;
+
+  std::optional<std::vector<size_t>> known_configurations(const std::string& file, std::string_view text,
+                                                          const std::vector<std::string>& command,
+                                                          const std::vector<Capability>& archs,
+                                                          MacroNames& macro_names) {
+    std::lock_guard lock(memories_mutex);
+    for (auto it = memories.begin(); it != memories.end(); ++it) {
+      if (it->first != file) continue;
+      auto known = analyzers::known_configurations(it->second, text, command, archs);
+      // Taken, not copied: this analysis remembers them again when it completes, and one that
+      // is cancelled leaves no memory behind (the next one preprocesses).
+      if (known) macro_names = std::move(it->second.macro_names);
+      memories.erase(it);
+      return known;
+    }
+    return std::nullopt;
+  }
+
+  void remember(const std::string& file, ConfigurationMemory memory) {
+    constexpr size_t kRemembered = 8;  // the files being edited; each holds its text and ~15k macro names
+    std::lock_guard lock(memories_mutex);
+    std::erase_if(memories, [&](const auto& entry) { return entry.first == file; });
+    memories.emplace_back(file, std::move(memory));
+    if (memories.size() > kRemembered) memories.pop_front();
+  }
   std::thread toolkit_finder;  // find_toolkit_(and_libraries_)in_background(); joined by ~Analyzer
   std::once_flag libraries_once;
   LibraryHeaders libraries;
@@ -324,11 +355,27 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
                                        &state_->preambles, state_->toolkit_pchs.get(),
                                        state_->configurations.get(), cancel);
   if (request.command.compile_database) result.inputs.push_back(request.command.compile_database->string());
+  // In the server, an edit that cannot change which archs share a configuration reuses the
+  // last analysis's answer (configuration_memory.h).
+  const std::vector<Capability> parse_order = parse_order_of(result.archs.archs);
+  const std::vector<std::string> first_command = device_parse_command(request.command, parse_order.front());
+  MacroNames macro_names;
+  if (settings.cache_parses) {
+    request.known_configurations =
+        state_->known_configurations(file_name, text, first_command, parse_order, macro_names);
+    // Gathering every macro name costs a walk of the whole macro table per configuration: only
+    // when the names may have changed (an edit that keeps configurations writes no directive).
+    if (!request.known_configurations) request.macro_names = &macro_names;
+  }
   auto publish_first = [&](const std::vector<ArchParse>& first) {
     if (partial) partial(first_configuration_result(file_name, text, targets, first, settings, result));
   };
   std::vector<ArchParse> parses = parse_arch_by_arch(request, result.archs.archs, result, publish_first);
   if (result.cancelled || parses.empty()) return result;
+  if (settings.cache_parses && parses.front().facts->arch_dependent)
+    state_->remember(file_name, {std::string(text), first_command, parse_order,
+                                 configurations_of(parse_order, parses), std::move(macro_names),
+                                 stamps_of(result.inputs)});
   carry_uses_over_error_lines(parses);
   report_incomplete_parse(text, file_name, result);
 

@@ -65,7 +65,7 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
       [&](clang::ASTContext& context, const SourceView& view) {
         build_unit_facts(context, view, *request.features, request.model, *facts);
       },
-      watched, request.cancel, request.preambles, request.toolkit_pchs);
+      watched, request.cancel, request.preambles, request.toolkit_pchs, first ? request.macro_names : nullptr);
   timer.record(result.timings, "parse " + arch.sm_name());
   if (!outcome) {
     if (is_cancelled(request.cancel)) {
@@ -92,12 +92,12 @@ std::optional<ArchParse> parse_for_arch(const ParseRequest& request, const Capab
 // `arch`'s configuration signature from a preprocessing run; none when it failed (then `arch`
 // is parsed: a parse is never skipped on a guess).
 std::optional<ConfigurationSignature> preprocess_for_arch(const ParseRequest& request, const Capability& arch,
-                                                          FileAnalysis& result) {
+                                                          FileAnalysis& result, MacroNames* macro_names) {
   StageTimer timer;
   CrashStage stage("the preprocessor");
   const std::vector<std::string> argv = device_parse_command(request.command, arch);
   auto signature = preprocess_signature(argv, request.file, request.text, request.cancel, request.preambles,
-                                        request.toolkit_pchs);
+                                        request.toolkit_pchs, macro_names);
   timer.record(result.timings, "preprocess " + arch.sm_name());
   if (!signature) return std::nullopt;
   return *signature;
@@ -170,9 +170,24 @@ void parse_other_configurations(const ParseRequest& request, const std::vector<C
                                 FileAnalysis& result) {
   std::vector<std::optional<ConfigurationSignature>> signatures(others.size());
   std::vector<FileAnalysis> scratch(others.size());
-  for_each_configuration(request, others.size(), [&](size_t i) {
-    if (!is_cancelled(request.cancel)) signatures[i] = preprocess_for_arch(request, others[i], scratch[i]);
-  });
+  std::vector<MacroNames> names(request.macro_names ? others.size() : 0);
+  const bool known = request.known_configurations && request.known_configurations->size() == others.size();
+  if (known) {
+    // Known from the last analysis: the first parse's signature for its configuration, and one
+    // stand-in per other configuration that no preprocessing can produce (no event count is
+    // that large), so that grouping gives the same groups.
+    for (size_t i = 0; i < others.size(); ++i) {
+      size_t configuration = (*request.known_configurations)[i];
+      signatures[i] = configuration == 0 ? parses.front().signature
+                                         : ConfigurationSignature{configuration, ~configuration, UINT64_MAX};
+    }
+  } else {
+    for_each_configuration(request, others.size(), [&](size_t i) {
+      if (!is_cancelled(request.cancel))
+        signatures[i] = preprocess_for_arch(request, others[i], scratch[i], names.empty() ? nullptr : &names[i]);
+    });
+  }
+  for (const auto& set : names) request.macro_names->insert(set.begin(), set.end());
   bool warned = false;
   for (auto& piece : scratch) merge_scratch(piece, result, warned);
   if (is_cancelled(request.cancel)) {
@@ -180,11 +195,12 @@ void parse_other_configurations(const ParseRequest& request, const std::vector<C
     return;
   }
   const ConfigurationGroups groups = group_by_signature(signatures, parses);
-  // An arch that is not parsed gets a preamble for the next edit's check of it.
-  for (size_t i = 0; i < others.size() && request.preambles; ++i)
+  // An arch that is not parsed gets a preamble for the next edit's check of it (not needed
+  // while the grouping is known: the next edit is likely to keep it too).
+  for (size_t i = 0; i < others.size() && request.preambles && !known; ++i)
     if (groups.served_by[i].existing || groups.to_parse[groups.served_by[i].index] != i)
       warm_preamble(device_parse_command(request.command, others[i]), request.file, request.text,
-                    *request.preambles, watched);
+                    *request.preambles, watched, request.toolkit_pchs);
 
   std::vector<std::optional<ArchParse>> parsed(groups.to_parse.size());
   std::vector<FileAnalysis> parse_scratch(groups.to_parse.size());
@@ -225,10 +241,26 @@ Range include_line_of(std::string_view text, const std::string& header) {
 
 }  // namespace
 
-std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
-                                          FileAnalysis& result, const FirstParseHook& after_first) {
+std::vector<Capability> parse_order_of(const std::vector<Capability>& targets) {
   std::vector<Capability> parse_order = targets;
   std::stable_sort(parse_order.begin(), parse_order.end(), more_capable);
+  return parse_order;
+}
+
+std::vector<size_t> configurations_of(const std::vector<Capability>& archs, const std::vector<ArchParse>& parses) {
+  std::vector<size_t> configurations;
+  for (size_t i = 1; i < archs.size(); ++i) {
+    size_t configuration = 0;
+    for (size_t p = 0; p < parses.size(); ++p)
+      if (parses[p].serves(archs[i])) configuration = p;
+    configurations.push_back(configuration);
+  }
+  return configurations;
+}
+
+std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
+                                          FileAnalysis& result, const FirstParseHook& after_first) {
+  const std::vector<Capability> parse_order = parse_order_of(targets);
   const std::vector<std::string> watched = watched_macros(*request.features);
   std::vector<ArchParse> parses;
   if (parse_order.empty() || is_cancelled(request.cancel)) {

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -46,6 +47,11 @@ struct ParseRequest {
   ToolkitPchStore* toolkit_pchs = nullptr;  // null: parse without the toolkit headers' PCH
   const CancellationToken* cancel = nullptr;
   ParallelRunner* parallel = nullptr;  // null: the other configurations one at a time
+  // Which configuration each arch after the first has (0: the first's, k: the k-th other
+  // parse's), when the last analysis of this file tells it (configuration_memory.h): those archs
+  // are then parsed or served as it says, without being preprocessed.
+  std::optional<std::vector<size_t>> known_configurations;
+  MacroNames* macro_names = nullptr;  // when given, gathers every configuration's macro names
 };
 
 // One configuration's parse: the arch it was parsed for, the other target archs whose
@@ -73,6 +79,13 @@ using FirstParseHook = std::function<void(const std::vector<ArchParse>& parses)>
 // Timings are "parse sm_XX" and "preprocess sm_XX" stages.
 std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std::vector<Capability>& targets,
                                           FileAnalysis& result, const FirstParseHook& after_first = {});
+
+// For each arch after the first in parse order (`archs` as parse_arch_by_arch orders them), the
+// configuration `parses` gives it: 0 for the first parse's, k for parses[k]'s.
+std::vector<size_t> configurations_of(const std::vector<Capability>& archs, const std::vector<ArchParse>& parses);
+
+// `targets` in the order they are parsed: the most capable first.
+std::vector<Capability> parse_order_of(const std::vector<Capability>& targets);
 
 // The target archs the parses serve (each parse's own and its also_serves), in `targets` order.
 std::vector<Capability> served_archs(const std::vector<Capability>& targets, const std::vector<ArchParse>& parses);

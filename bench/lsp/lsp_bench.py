@@ -197,6 +197,10 @@ def main():
     parser.add_argument("--arch", default="7.5")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--warm-ups", type=int, default=0, metavar="N",
+                        help="scenario mode: untimed opens of each file per server before the timed ones, so that "
+                             "caches kept on disk across sessions (kernel-lsp's precompiled toolkit headers; "
+                             "clangd keeps none) are as on a machine where the file was opened before")
     parser.add_argument("--files", type=int, default=50)
     parser.add_argument("--skip-clangd", action="store_true")
     parser.add_argument("--in-process", action="store_true",

@@ -178,13 +178,15 @@ def failure(lsp, error):
 
 def first_diagnostics(start, scenario, args, errors):
     samples = []
-    for _ in range(args.runs):
+    for run in range(args.warm_ups + args.runs):
         lsp = None
         try:
             lsp, language = start()
             began, cpu_before = time.monotonic(), lsp.cpu_ms()
             open_file(lsp, scenario.file, language)
-            samples.append(settle(lsp, scenario.file, 1, began, cpu_before, args).record())
+            sample = settle(lsp, scenario.file, 1, began, cpu_before, args).record()
+            if run >= args.warm_ups:
+                samples.append(sample)
             lsp.close()
         except (NoDiagnostics, TimeoutError, ServerExited, BrokenPipeError) as e:
             errors.append("first diagnostics: " + failure(lsp, e))
@@ -313,7 +315,7 @@ def run(args, results):
     root = tempfile.mkdtemp(prefix="kl-lsp-scenarios-", dir=args.workdir)
     log_dir = os.path.join(root, "logs")
     os.makedirs(log_dir)
-    results["settings"] = {"runs": args.runs, "edits": args.edits, "files": args.files, "quiet_ms": args.quiet_ms,
+    results["settings"] = {"runs": args.runs, "warm_ups": args.warm_ups, "edits": args.edits, "files": args.files, "quiet_ms": args.quiet_ms,
                            "timeout_s": args.timeout, "busy_fraction": BUSY_FRACTION, "sample_s": SAMPLE_S,
                            "server": args.server, "clangd": args.clangd,
                            "shipped_defaults": args.shipped_defaults,

@@ -168,6 +168,27 @@ TEST_CASE("the preamble cache gives the same findings on a re-parse after an edi
         findings_of_rule(first, "arch-mismatch")[0]->location.range.start.column + 2);
 }
 
+TEST_CASE("a re-parse that reuses the preamble reports the errors of its include region as a fresh parse does") {
+  AnalysisSettings settings = settings_for_archs({"9.0"});
+  settings.cache_parses = true;
+  Analyzer analyzer(settings);
+  auto file = scratch_file("kl_analysis_test", "broken_header_user.cu");
+  std::string header;
+  for (int i = 0; i < 25; ++i) header += "undeclared_type_" + std::to_string(i) + " value_" + std::to_string(i) + ";\n";
+  std::ofstream(file.parent_path() / "broken_header.h") << header;
+  std::string source = "#include \"broken_header.h\"\n__global__ void k(float* o) { o[threadIdx.x] = 1.f; }\n";
+  auto note_of = [](const FileAnalysis& analysis) {
+    auto notes = findings_of_rule(analysis, "frontend");
+    return notes.empty() ? std::string() : notes.front()->message;
+  };
+  std::string fresh = note_of(analyzer.analyze_source(file, source));
+  CHECK(fresh.find("clang reported 25 errors") != std::string::npos);
+  for (int edit = 0; edit < 2; ++edit) {  // the second and third parses reuse the preamble
+    source.insert(source.find("o[threadIdx.x]"), " ");
+    CHECK(note_of(analyzer.analyze_source(file, source)) == fresh);
+  }
+}
+
 TEST_CASE("build.toml: the reader's problems and arch-unsupported, by position, each as its rule's finding") {
   const std::string text = R"([general]
 name = "rmsnorm"

@@ -260,3 +260,29 @@ TEST_CASE("configurations parsed side by side give the findings of one at a time
   CHECK(stages_named(b, "preprocess ") == 4);
   CHECK(a.inputs == b.inputs);
 }
+
+TEST_CASE("a branch that only defines macros splits archs only where its macros expand") {
+  // llm.c's common.h: the arch picks a definition that many files never use.
+  std::string unused =
+      "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#define MAX_BLOCKS 2\n#else\n"
+      "/* one block */\n#define MAX_BLOCKS \\\n    1\n#endif\n"
+      "__global__ void k(float* out) { out[threadIdx.x] = 1.f; }\n";
+  fs::path file = write("kl_unused_definition.cu", unused);
+  CHECK(preprocessed(file, unused, "8.6") == preprocessed(file, unused, "9.0"));
+  CHECK(parsed(file, unused, "8.6") == preprocessed(file, unused, "8.6"));
+
+  std::string used = unused + "__global__ void __launch_bounds__(1024, MAX_BLOCKS) big(float* out) { out[0] = 0; }\n";
+  fs::path used_file = write("kl_used_definition.cu", used);
+  CHECK_FALSE(preprocessed(used_file, used, "8.6") == preprocessed(used_file, used, "9.0"));
+  CHECK(preprocessed(used_file, used, "8.0") == preprocessed(used_file, used, "9.0"));
+  CHECK(parsed(used_file, used, "8.6") == preprocessed(used_file, used, "8.6"));
+
+  // Code beside the definition, or a directive other than a definition, still splits.
+  for (const char* beside : {"__device__ int tier = 2;\n", "#include <cuda_fp16.h>\n", "#pragma message(\"x\")\n"}) {
+    INFO(beside);
+    std::string text = "#if __CUDA_ARCH__ >= 900\n#define MAX_BLOCKS 2\n" + std::string(beside) +
+                       "#endif\n__global__ void k(float* out) { out[threadIdx.x] = 1.f; }\n";
+    fs::path other = write("kl_definition_and_more.cu", text);
+    CHECK_FALSE(preprocessed(other, text, "8.6") == preprocessed(other, text, "9.0"));
+  }
+}

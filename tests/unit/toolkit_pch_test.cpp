@@ -118,7 +118,14 @@ TEST_CASE("a PCH clang refuses is bypassed and replaced, with the same findings"
   fs::path dir = fresh_dir("corrupt");
   fs::path source = reference_sources().front();
   FileAnalysis reference = analyse(source, false, dir);
-  (void)analyse(source, true, dir);  // builds the PCHs
+  (void)analyse(source, true, dir);  // builds the wrapper's PCHs
+  (void)analyse(source, true, dir);  // and those of the file's opening includes
+  auto corrupt_count = [&] {
+    size_t n = 0;
+    for (const auto& entry : fs::directory_iterator(dir))
+      n += entry.path().extension() == ".pch" && read(entry.path()).find("xxxx") == 0;
+    return n;
+  };
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".pch") continue;
     auto size = fs::file_size(entry.path());
@@ -126,12 +133,105 @@ TEST_CASE("a PCH clang refuses is bypassed and replaced, with the same findings"
     std::ofstream(entry.path(), std::ios::binary | std::ios::trunc) << std::string(size, 'x');
     fs::last_write_time(entry.path(), time);
   }
+  size_t corrupted = corrupt_count();
+  REQUIRE(corrupted >= 2);
   FileAnalysis after = analyse(source, true, dir);
   CHECK(findings_of(after) == findings_of(reference));
-  for (const auto& entry : fs::directory_iterator(dir))  // refused, so removed
-    if (entry.path().extension() == ".pch") CHECK(read(entry.path()).find("xxxx") != 0);
+  CHECK(corrupt_count() < corrupted);  // the ones it tried were refused, so removed
   FileAnalysis repaired = analyse(source, true, dir);  // the rejected PCH was rebuilt
   CHECK(findings_of(repaired) == findings_of(reference));
+}
+
+TEST_CASE("a file's opening system includes get a PCH of their own on their second request") {
+  fs::path dir = fresh_dir("opening_includes");
+  fs::path file = dir / "k.cu";
+  std::string text = "// a kernel\n#include <cooperative_groups.h>\n#include <cuda_fp16.h>\n#include \"local.h\"\n";
+  std::vector<std::string> argv = command_for(file, "9.0");
+  ToolkitPchStore store(dir);
+  auto base = store.get(argv);
+  REQUIRE(base);
+  auto first = store.get(argv, text);  // first request: the wrapper's PCH, the set marked as wanted
+  REQUIRE(first);
+  CHECK(*first == *base);
+  auto second = store.get(argv, text);
+  REQUIRE(second);
+  CHECK(*second != *base);
+  // Its main file holds the opening includes, and the quoted one, which ends them, is not there.
+  std::string main = read(second->parent_path() / (second->stem().string() + ".cu"));
+  CHECK(main == "#include <cooperative_groups.h>\n#include <cuda_fp16.h>\n");
+  // Another file that opens with the same includes shares it.
+  auto shared = store.get(command_for(dir / "other.cu", "9.0"), "#include <cooperative_groups.h>\n#include <cuda_fp16.h>\nint x;\n");
+  REQUIRE(shared);
+  CHECK(*shared == *second);
+}
+
+TEST_CASE("an opening include found through -I gets no PCH of its own") {
+  fs::path dir = fresh_dir("opening_user_header");
+  fs::create_directories(dir / "inc");
+  std::ofstream(dir / "inc" / "project.h") << "#pragma once\nint project_value();\n";
+  std::vector<std::string> argv = command_for(dir / "k.cu", "9.0");
+  argv.insert(argv.end() - 1, "-I" + (dir / "inc").string());
+  std::string text = "#include <project.h>\n";
+  ToolkitPchStore store(dir / "pch");
+  auto base = store.get(argv);
+  REQUIRE(base);
+  for (int request = 0; request < 3; ++request) {
+    auto pch = store.get(argv, text);
+    REQUIRE(pch);
+    CHECK(*pch == *base);
+  }
+}
+
+TEST_CASE("findings are the same when a file's opening includes come precompiled") {
+  fs::path dir = fresh_dir("opening_same");
+  for (const fs::path& source : reference_sources()) {
+    INFO(source.string());
+    FileAnalysis without = analyse(source, false, dir);
+    for (int round = 0; round < 3; ++round) {  // marked, built, used
+      FileAnalysis with = analyse(source, true, dir);
+      CHECK(findings_of(with) == findings_of(without));
+    }
+  }
+  fs::path file = dir / "groups.cu";
+  std::ofstream(file) << "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                         "namespace cg = cooperative_groups;\n"
+                         "__global__ void strided(float* x, int ld) {\n"
+                         "  auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                         "  x[threadIdx.x * ld] = cg::reduce(warp, x[0], cg::plus<float>());\n}\n"
+                         "void launch(float* x, int ld) { strided<<<1, 32>>>(x, ld); }\n";
+  FileAnalysis without = analyse(file, false, dir);
+  bool uncoalesced = false;
+  for (const auto& f : without.findings) uncoalesced = uncoalesced || f.rule_id == "uncoalesced-access";
+  CHECK(uncoalesced);
+  for (int round = 0; round < 3; ++round) CHECK(findings_of(analyse(file, true, dir)) == findings_of(without));
+}
+
+TEST_CASE("a preamble built on a toolkit PCH survives that PCH being replaced") {
+  // The server's preambles start from the toolkit PCH; when that PCH is rebuilt or evicted,
+  // the preamble cannot load, and the parse must fall back, not report clang's complaint.
+  fs::path dir = fresh_dir("chained");
+  fs::path file = dir / "k.cu";
+  AnalysisSettings settings;
+  settings.pch_dir = dir / "pch";
+  settings.cache_parses = true;
+  settings.use_compile_commands = false;
+  settings.arch_override = {*parse_capability("9.0")};
+  std::string text = "#include <cooperative_groups.h>\n#include \"local.h\"\n"
+                     "__global__ void strided(float* x, int ld) { x[threadIdx.x * ld] = 1.f; }\n"
+                     "void launch(float* x, int ld) { strided<<<1, 32>>>(x, ld); }\n";
+  std::ofstream(dir / "local.h") << "#pragma once\nconstexpr int kLocal = 1;\n";
+  Analyzer analyzer(settings);
+  std::vector<std::string> expected;
+  for (int round = 0; round < 3; ++round) expected = findings_of(analyzer.analyze_source(file, text));
+  REQUIRE_FALSE(expected.empty());
+  for (const auto& entry : fs::directory_iterator(settings.pch_dir))
+    if (entry.path().extension() == ".pch") std::ofstream(entry.path(), std::ios::trunc) << "not a PCH";
+  std::string edited = text;
+  edited.insert(edited.find("x[threadIdx.x"), " ");
+  std::vector<std::string> after = findings_of(analyzer.analyze_source(file, edited));
+  REQUIRE(after.size() == expected.size());
+  for (const auto& finding : after) CHECK(finding.find("k.cu:2:") != std::string::npos);  // 0-based
+  for (const auto& finding : after) CHECK(finding.rfind("frontend", 0) != 0);
 }
 
 TEST_CASE("a command that force-includes a user header gets no PCH") {

@@ -1,0 +1,111 @@
+#include "analyzers/pipeline/configuration_memory.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace kl::analyzers {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// [begin, end) widened to whole lines.
+std::string_view lines_around(std::string_view text, size_t begin, size_t end) {
+  size_t first = text.rfind('\n', begin == 0 ? 0 : begin - 1);
+  first = (first == std::string_view::npos || begin == 0) ? 0 : first + 1;
+  size_t last = text.find('\n', end);
+  if (last == std::string_view::npos) last = text.size();
+  return text.substr(first, last - first);
+}
+
+// No directive and no line continuation on these lines: no event can start or end in them.
+bool free_of_directives(std::string_view lines) {
+  return lines.find('#') == std::string_view::npos && lines.find("%:") == std::string_view::npos &&
+         lines.find('\\') == std::string_view::npos;
+}
+
+// No comment or literal starts or ends in the changed text (nor next to it, for `/`, which
+// makes `//` or `/*` with a neighbour).
+bool free_of_delimiters(std::string_view text, size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i)
+    if (text[i] == '"' || text[i] == '\'' || text[i] == '/') return false;
+  // A `*` written or uncovered next to a `/` would open or close a block comment.
+  return !(begin > 0 && text[begin - 1] == '/') && !(end < text.size() && text[end] == '/');
+}
+
+// The identifiers that overlap [begin, end) of `text`, the range widened to whole words.
+std::vector<std::string_view> touched_identifiers(std::string_view text, size_t begin, size_t end) {
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  while (end < text.size() && is_identifier_char(text[end])) ++end;
+  std::vector<std::string_view> words;
+  size_t at = begin;
+  while (at < end) {
+    if (!is_identifier_char(text[at])) {
+      ++at;
+      continue;
+    }
+    size_t start = at;
+    while (at < end && is_identifier_char(text[at])) ++at;
+    if (!std::isdigit(static_cast<unsigned char>(text[start]))) words.push_back(text.substr(start, at - start));
+  }
+  return words;
+}
+
+bool names_no_macro(std::string_view text, size_t begin, size_t end, const MacroNames& macro_names) {
+  for (std::string_view word : touched_identifiers(text, begin, end))
+    if (macro_names.count(std::string(word))) return false;
+  return true;
+}
+
+}  // namespace
+
+bool edit_keeps_configurations(std::string_view before, std::string_view after, const MacroNames& macro_names) {
+  if (before == after) return true;
+  size_t prefix = 0;
+  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix]) ++prefix;
+  size_t suffix = 0;
+  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  const size_t before_end = before.size() - suffix;
+  const size_t after_end = after.size() - suffix;
+  return free_of_directives(lines_around(before, prefix, before_end)) &&
+         free_of_directives(lines_around(after, prefix, after_end)) &&
+         free_of_delimiters(before, prefix, before_end) && free_of_delimiters(after, prefix, after_end) &&
+         names_no_macro(before, prefix, before_end, macro_names) &&
+         names_no_macro(after, prefix, after_end, macro_names);
+}
+
+std::vector<ConfigurationMemory::Stamp> stamps_of(const std::vector<std::string>& files) {
+  std::vector<ConfigurationMemory::Stamp> stamps;
+  stamps.reserve(files.size());
+  for (const auto& file : files) {
+    ConfigurationMemory::Stamp stamp{file};
+    std::error_code ec;
+    auto size = fs::file_size(file, ec);
+    if (!ec) stamp.size = size;
+    auto time = fs::last_write_time(file, ec);
+    if (!ec) stamp.modified = time.time_since_epoch().count();
+    stamps.push_back(std::move(stamp));
+  }
+  return stamps;
+}
+
+std::optional<std::vector<size_t>> known_configurations(const ConfigurationMemory& memory, std::string_view text,
+                                                        const std::vector<std::string>& command,
+                                                        const std::vector<Capability>& archs) {
+  if (memory.command != command || memory.archs != archs || memory.configuration.size() + 1 != archs.size())
+    return std::nullopt;
+  std::vector<std::string> paths;
+  paths.reserve(memory.inputs.size());
+  for (const auto& stamp : memory.inputs) paths.push_back(stamp.path);
+  std::vector<ConfigurationMemory::Stamp> now = stamps_of(paths);
+  for (size_t i = 0; i < now.size(); ++i)
+    if (now[i].size != memory.inputs[i].size || now[i].modified != memory.inputs[i].modified) return std::nullopt;
+  if (!edit_keeps_configurations(memory.text, text, memory.macro_names)) return std::nullopt;
+  return memory.configuration;
+}
+
+}  // namespace kl::analyzers
