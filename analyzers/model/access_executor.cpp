@@ -531,6 +531,7 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::St
     Env entry = env;
     for (const auto& [var, m] : mods) enter_loop_variable(var, m, mods, entry, havoc_variation);
     note_trip_counts(cond, entry, atoms_before);
+    note_inclusive_bound(cond, entry, atoms_before);
     note_sequences(cond, entry, atoms_before);
     Env body_env = entry;
     if (cond_var) exec(cond_var, body_env);
@@ -540,6 +541,8 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::St
     exec(body, body_env);
     body_env.dead = false;
     if (inc) eval(inc, body_env);
+    // Past the body the variable has left its last value: no row overrun after the loop.
+    std::erase_if(inclusive_bounds, [&](const auto& entry) { return entry.first >= atoms_before; });
     bool again = raise_stand_ins(body_env, havoc_variation);
     if (again && attempt == 0) {
       if (out) out->resize(records_before);

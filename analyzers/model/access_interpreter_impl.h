@@ -185,6 +185,15 @@ struct AccessInterpreter::Impl {
   std::vector<LoopSync> loop_sync;
   uint32_t touch_serial = 0;
   std::map<AtomId, int64_t> trip_counts;              // iteration atom -> the loop's known trip count
+  // Iteration atoms of the loops being walked whose condition lets the variable reach its bound
+  // (`c <= cols`), for the row overrun (note_row_overrun); dropped when the loop's body is done.
+  struct InclusiveBound {
+    Poly bound;             // the variable's last value: `cols`
+    Poly atom_last;         // the iteration atom's value on that iteration
+    uint8_t conditioned = 0;  // Env::conditioned where the body starts: more means a test in it
+    std::string variable;
+  };
+  std::map<AtomId, InclusiveBound> inclusive_bounds;
   // Loop variables stepped geometrically (`stride >>= 1`): their value in each iteration.
   std::map<AtomId, LoopSequence> sequences;
   struct GeometricStep {
@@ -444,6 +453,9 @@ struct AccessInterpreter::Impl {
   void end_loop_sync(const Env& body_end, Env& after);
   // The trip counts a loop condition fixes for the iteration atoms added since `first_new_atom`.
   void note_trip_counts(const clang::Expr* cond, const Env& entry, size_t first_new_atom);
+  // The inclusive bounds (`c <= cols`, step 1) a loop condition gives the iteration atoms added
+  // since `first_new_atom`.
+  void note_inclusive_bound(const clang::Expr* cond, const Env& entry, size_t first_new_atom);
   // The values of the loop's geometric variables (geometric_candidates) while `cond` holds, under
   // a new iteration atom with that trip count.
   void note_sequences(const clang::Expr* cond, const Env& entry, size_t first_new_atom);
@@ -469,6 +481,8 @@ struct AccessInterpreter::Impl {
   static bool contains_return(const clang::Stmt* s);
   uint8_t dimensions_of(const Poly& form, int depth) const;
   void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  // A global access that walks a row with an inclusive loop bound equal to the row's length.
+  void note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   void note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args, Env& env,
                          LaunchObservation& obs);
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,

@@ -59,6 +59,15 @@ struct TailReach {
   Location launch;
 };
 
+// A loop whose condition lets its variable reach the bound (`c <= cols`) while the access walks a
+// row of that length (`in[row * cols + c]`): its last iteration touches element `cols` of the
+// row, the first of the next row, and past the end of the buffer in the last row.
+struct RowOverrun {
+  std::string variable;  // "c"
+  std::string bound;     // "cols"
+  std::string row;       // "blockIdx.x"
+};
+
 struct MemoryAccess {
   Location location;                // the access expression: `in[i]`, `*p`, `p->x`, `__ldg(p + i)`
   std::string function;             // the function the expression is written in
@@ -118,6 +127,7 @@ struct MemoryAccess {
   // Out of bounds: the access runs on every thread a rounded-up grid launches (no condition on its
   // path), at element `first thread past the count + past_count` of a kernel parameter.
   std::optional<TailReach> tail;
+  std::optional<RowOverrun> row_overrun;
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

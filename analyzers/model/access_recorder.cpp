@@ -159,7 +159,10 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   int64_t width = access_width(t, size, align, offset, m);
   if ((base.space == MemorySpace::Global || base.space == MemorySpace::Shared) && width > 0)
     estimate_coalescing(base, offset, width, size, env, m);
-  if (base.space == MemorySpace::Global && size && *size > 0) note_tail(address.base, offset, *size, env, m);
+  if (base.space == MemorySpace::Global && size && *size > 0) {
+    note_tail(address.base, offset, *size, env, m);
+    note_row_overrun(address.base, offset, *size, env, m);
+  }
   if (!field_of.empty()) describe_element(e, address, m);
   if (base.space == MemorySpace::Shared && width > 0)
     touch_shared(m, address.base, offset, static_cast<uint32_t>(width), env);
@@ -345,6 +348,41 @@ void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpE
 // round up, times a row length, plus what only grows (`out[i]`, `in[i + 1]`, `out[r * cols + c]`
 // with r the rounded dimension's index), on a path no condition on that dimension decides: the
 // last block's threads past the count make it too, at `stride * count` or beyond.
+void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env,
+                                               MemoryAccess& m) const {
+  if (inclusive_bounds.empty() || !parameter_bases.count(base)) return;
+  auto elements = offset.divided_exactly(size);
+  if (!elements) return;
+  for (const auto& [k, b] : inclusive_bounds) {
+    // Straight in the loop's body (no test between the loop's head and the access), one element
+    // per iteration.
+    if (!elements->mentions(k) || env.conditioned != b.conditioned) continue;
+    if (elements->derivative(k).constant_value() != 1) continue;
+    // The bound is one parameter, the row's length, and the index is `row * bound + variable`.
+    const auto& terms = b.bound.terms();
+    if (terms.size() != 1 || terms[0].coefficient != 1 || terms[0].atoms.size() != 1) continue;
+    AtomId length = terms[0].atoms[0];
+    if (atoms[length].kind != AtomKind::Parameter) continue;
+    auto last = elements->substituted(k, b.atom_last);
+    auto past = last ? last->minus(b.bound) : std::nullopt;
+    auto row = past ? past->divided_by_atom(length) : std::nullopt;
+    if (!row || row->is_constant() || row->mentions(k)) continue;
+    // The row index only grows: thread and block indices, parameters, non-negative constants.
+    bool grows = true;
+    for (const Term& t : row->terms()) {
+      grows = grows && t.coefficient > 0;
+      for (AtomId a : t.atoms) {
+        AtomKind kind = atoms[a].kind;
+        grows = grows && (kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::BlockDim ||
+                          kind == AtomKind::Parameter);
+      }
+    }
+    if (!grows) continue;
+    m.row_overrun = RowOverrun{b.variable, atoms.print(b.bound), atoms.print(*row)};
+    return;
+  }
+}
+
 void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t size, const Env& env,
                                         MemoryAccess& m) const {
   if (!launch_facts || !parameter_bases.count(base)) return;

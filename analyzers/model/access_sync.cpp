@@ -380,6 +380,25 @@ void AccessInterpreter::Impl::note_trip_counts(const clang::Expr* cond, const En
   }
 }
 
+void AccessInterpreter::Impl::note_inclusive_bound(const clang::Expr* cond, const Env& entry,
+                                                  size_t first_new_atom) {
+  auto* rel = llvm::dyn_cast_or_null<clang::BinaryOperator>(cond ? cond->IgnoreParenImpCasts() : nullptr);
+  if (!rel || rel->getOpcode() != clang::BO_LE || host_mode) return;
+  auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(rel->getLHS()->IgnoreParenImpCasts());
+  if (!ref) return;
+  auto [l, r] = comparison_sides(rel, entry);
+  if (l.kind != Value::Kind::Int || r.kind != Value::Kind::Int) return;
+  auto d = l.form.minus(r.form);  // `v - bound`, with v = start + k
+  if (!d) return;
+  for (AtomId k = static_cast<AtomId>(first_new_atom); k < atoms.size(); ++k) {
+    if (atoms[k].kind != AtomKind::Induction || !d->mentions(k) || d->derivative(k).constant_value() != 1) continue;
+    auto rest = d->minus(Poly::atom(k));  // start - bound
+    auto last = rest ? rest->scaled(-1) : std::nullopt;
+    if (!last || last->mentions(k)) continue;
+    inclusive_bounds[k] = {r.form, *last, entry.conditioned, ref->getDecl()->getNameAsString()};
+  }
+}
+
 void AccessInterpreter::Impl::note_loop_divergence(const clang::Expr* cond, const Value& cond_value, Env& body_env) {
   if (quiet || host_mode || !barrier_out || !cond || variation_of(cond_value) == Variation::Uniform) return;
   Env before = body_env;

@@ -1,5 +1,6 @@
 // out-of-bounds: a global load or store that the last block of a rounded-up grid makes past the
-// count the grid was rounded from. A launch of `(n + 255) / 256` blocks of 256 threads has
+// count the grid was rounded from; and one that a loop bound off by one (`c <= cols` over a row
+// `cols` long) makes past its row. A launch of `(n + 255) / 256` blocks of 256 threads has
 // threads whose index (blockIdx.x * blockDim.x + threadIdx.x) reaches n whenever 256 does not
 // divide n; an access at that index on a path no condition on that dimension decides (no
 // `if (i < n)`, no early return, no loop bound, no clamp) is made by those threads too.
@@ -26,7 +27,8 @@ extern const Rule kOutOfBoundsRule;  // listed in rule_catalog.cpp
 const Rule kOutOfBoundsRule = {
     .id = "out-of-bounds",
     .default_severity = Severity::Warning,
-    .summary = "a global load/store that the last block of a rounded-up grid makes past its count",
+    .summary = "a global load/store that the last block of a rounded-up grid makes past its count, or a loop "
+               "bound off by one past its row",
     .guidance_page = "references/rules/out-of-bounds.md",
     .source_check = &check_out_of_bounds,
 };
@@ -87,16 +89,36 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   return f;
 }
 
-// One finding per access place; the first record that reaches past the count stands for it.
+// A loop that walks a row one element too far (`for (c = 0; c <= cols; ++c) in[row * cols + c]`).
+Finding make_row_overrun(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  const RowOverrun& r = *a.row_overrun;
+  bool compound = r.row.find_first_of(" +-*/%") != std::string::npos;
+  std::string row = compound ? "(" + r.row + ")" : r.row;
+  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
+  std::string msg = "out-of-bounds " + what + " `" + a.base_name + "` in the loop's last iteration: `" + r.variable +
+                    " <= " + r.bound + "` lets `" + r.variable + "` reach " + r.bound + ", so the access walks " +
+                    r.bound + " + 1 elements of a row " + r.bound + " long and ends at index " + row + " * " +
+                    r.bound + " + " + r.bound + ", the first element of the next row, past the end of the buffer in "
+                    "its last row. Loop while `" + r.variable + " < " + r.bound + "`.";
+  msg += kernels_suffix(a, kernels);
+  Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  add_call_chain(a, f);
+  return f;
+}
+
+// One finding per access place and kind; the first record of the place stands for it.
 void check_out_of_bounds(const SourceInput& input, std::vector<Finding>& out) {
-  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> places;
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> tails, overruns;
   auto first = [](const MemoryAccess&, const MemoryAccess&) { return false; };
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
-    for (const auto& a : target.facts->accesses)
-      if (a.tail) note_kernel(a, places.offer(place_of(a), a, first).extra);
+    for (const auto& a : target.facts->accesses) {
+      if (a.tail) note_kernel(a, tails.offer(place_of(a), a, first).extra);
+      else if (a.row_overrun) note_kernel(a, overruns.offer(place_of(a), a, first).extra);
+    }
   }
-  for (const auto& entry : places.entries()) out.push_back(make(*entry.worst, entry.extra));
+  for (const auto& entry : tails.entries()) out.push_back(make(*entry.worst, entry.extra));
+  for (const auto& entry : overruns.entries()) out.push_back(make_row_overrun(*entry.worst, entry.extra));
 }
 
 }  // namespace

@@ -176,3 +176,61 @@ TEST_CASE("a 2-D grid guarded along one dimension runs past the other's rows") {
   CHECK(contains(f[0]->message, "blockIdx.y * blockDim.y + threadIdx.y < rows"));
   CHECK(contains(f[2]->message, "at index n or beyond"));
 }
+
+TEST_CASE("a loop that lets its variable reach a row's length walks into the next row") {
+  auto a = analyse(
+      "__global__ void row_sum(float* out, const float* in, int cols) {\n"
+      "  float s = 0;\n"
+      "  for (int c = 0; c <= cols; ++c) s += in[blockIdx.x * cols + c];\n"
+      "  out[blockIdx.x] = s;\n"
+      "}\n"
+      "__global__ void column_walk(float* m, int width) {\n"
+      "  int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+      "  for (int x = 1; x <= width; x++) m[r * width + x] = 0.f;\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0]->location.range.start.line == 2);
+  CHECK(contains(f[0]->message, "out-of-bounds load from `in` in the loop's last iteration: `c <= cols` lets `c` reach cols"));
+  CHECK(contains(f[0]->message, "ends at index blockIdx.x * cols + cols, the first element of the next row"));
+  CHECK(contains(f[0]->message, "Loop while `c < cols`"));
+  CHECK(f[1]->location.range.start.line == 7);
+  CHECK(contains(f[1]->message, "store to `m`"));
+}
+
+TEST_CASE("inclusive loops that stay inside their rows or their buffers are silent") {
+  auto a = analyse(
+      // The row bound is exclusive.
+      "__global__ void exclusive(float* out, const float* in, int cols) {\n"
+      "  float s = 0;\n"
+      "  for (int c = 0; c < cols; ++c) s += in[blockIdx.x * cols + c];\n"
+      "  out[blockIdx.x] = s;\n"
+      "}\n"
+      // Rows one longer than the bound (a CSR offset array, a polynomial's coefficients).
+      "__global__ void padded(float* out, const float* in, int k) {\n"
+      "  float s = 0;\n"
+      "  for (int c = 0; c <= k; ++c) s += in[blockIdx.x * (k + 1) + c];\n"
+      "  out[blockIdx.x] = s;\n"
+      "}\n"
+      // One buffer of n + 1 offsets, no rows.
+      "__global__ void offsets(int* offs, int n) {\n"
+      "  for (int i = 0; i <= n; ++i) offs[i] = 0;\n"
+      "}\n"
+      // A test inside the loop decides the last column.
+      "__global__ void tested(float* out, const float* in, int cols) {\n"
+      "  float s = 0;\n"
+      "  for (int c = 0; c <= cols; ++c) if (c < cols) s += in[blockIdx.x * cols + c];\n"
+      "  out[blockIdx.x] = s;\n"
+      "}\n"
+      // The variable after the loop is not its last value.
+      "__global__ void after(float* out, const float* in, int cols) {\n"
+      "  int c = 0;\n"
+      "  for (; c <= cols; ++c) {}\n"
+      "  out[blockIdx.x] = in[blockIdx.x * cols];\n"
+      "}\n"
+      // A row index that may go down (a difference), a bound that is not the stride.
+      "__global__ void other(float* out, const float* in, int cols, int n) {\n"
+      "  for (int c = 0; c <= n; ++c) out[blockIdx.x * cols + c] = in[c];\n"
+      "}\n");
+  CHECK(lines_of(a).empty());
+}
