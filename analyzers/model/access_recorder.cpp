@@ -348,6 +348,33 @@ void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpE
 // round up, times a row length, plus what only grows (`out[i]`, `in[i + 1]`, `out[r * cols + c]`
 // with r the rounded dimension's index), on a path no condition on that dimension decides: the
 // last block's threads past the count make it too, at `stride * count` or beyond.
+namespace {
+
+// `p` is one kernel parameter, as written (`cols`, not `2 * cols` or `cols + 1`): its atom.
+std::optional<AtomId> single_parameter(const Poly& p, const AtomTable& atoms) {
+  const auto& terms = p.terms();
+  if (terms.size() != 1 || terms[0].coefficient != 1 || terms[0].atoms.size() != 1) return std::nullopt;
+  if (atoms[terms[0].atoms[0]].kind != AtomKind::Parameter) return std::nullopt;
+  return terms[0].atoms[0];
+}
+
+// Every term of `p` is non-negative: positive coefficients over thread and block indices, block
+// sizes and parameters (sizes and counts), so `p` can only push an index further.
+bool only_grows(const Poly& p, const AtomTable& atoms) {
+  for (const Term& t : p.terms()) {
+    if (t.coefficient <= 0) return false;
+    for (AtomId a : t.atoms) {
+      AtomKind kind = atoms[a].kind;
+      if (kind != AtomKind::ThreadIdx && kind != AtomKind::BlockIdx && kind != AtomKind::BlockDim &&
+          kind != AtomKind::Parameter)
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env,
                                                MemoryAccess& m) const {
   if (inclusive_bounds.empty() || !parameter_bases.count(base)) return;
@@ -359,25 +386,13 @@ void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int
     if (!elements->mentions(k) || env.conditioned != b.conditioned) continue;
     if (elements->derivative(k).constant_value() != 1) continue;
     // The bound is one parameter, the row's length, and the index is `row * bound + variable`.
-    const auto& terms = b.bound.terms();
-    if (terms.size() != 1 || terms[0].coefficient != 1 || terms[0].atoms.size() != 1) continue;
-    AtomId length = terms[0].atoms[0];
-    if (atoms[length].kind != AtomKind::Parameter) continue;
+    std::optional<AtomId> length = single_parameter(b.bound, atoms);
+    if (!length) continue;
     auto last = elements->substituted(k, b.atom_last);
     auto past = last ? last->minus(b.bound) : std::nullopt;
-    auto row = past ? past->divided_by_atom(length) : std::nullopt;
+    auto row = past ? past->divided_by_atom(*length) : std::nullopt;
     if (!row || row->is_constant() || row->mentions(k)) continue;
-    // The row index only grows: thread and block indices, parameters, non-negative constants.
-    bool grows = true;
-    for (const Term& t : row->terms()) {
-      grows = grows && t.coefficient > 0;
-      for (AtomId a : t.atoms) {
-        AtomKind kind = atoms[a].kind;
-        grows = grows && (kind == AtomKind::ThreadIdx || kind == AtomKind::BlockIdx || kind == AtomKind::BlockDim ||
-                          kind == AtomKind::Parameter);
-      }
-    }
-    if (!grows) continue;
+    if (!only_grows(*row, atoms)) continue;  // the row index: thread and block indices, parameters
     m.row_overrun = RowOverrun{b.variable, atoms.print(b.bound), atoms.print(*row)};
     return;
   }
@@ -397,26 +412,13 @@ void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t si
     // The index's stride: a positive constant, or one kernel parameter (a row's length).
     Poly stride = elements->derivative(thread[d]);
     bool constant_stride = stride.constant_value().value_or(0) > 0;
-    bool parameter_stride = stride.terms().size() == 1 && stride.terms()[0].coefficient == 1 &&
-                            stride.terms()[0].atoms.size() == 1 &&
-                            atoms[stride.terms()[0].atoms[0]].kind == AtomKind::Parameter;
+    bool parameter_stride = single_parameter(stride, atoms).has_value();
     if (!constant_stride && !parameter_stride) continue;
     auto index = Poly::atom(*block_index, r.block).plus(Poly::atom(thread[d]));
     auto scaled = index ? index->times(stride) : std::nullopt;
     auto rest = scaled ? elements->minus(*scaled) : std::nullopt;
     if (!rest || rest->mentions(thread[d]) || rest->mentions(*block_index)) continue;
-    // What is added only grows the index: non-negative constants, thread and block indices and
-    // parameters with positive coefficients.
-    bool grows = true;
-    for (const Term& t : rest->terms()) {
-      grows = grows && t.coefficient > 0;
-      for (AtomId a : t.atoms) {
-        AtomKind k = atoms[a].kind;
-        grows = grows && (k == AtomKind::ThreadIdx || k == AtomKind::BlockIdx || k == AtomKind::BlockDim ||
-                          k == AtomKind::Parameter);
-      }
-    }
-    if (!grows) continue;
+    if (!only_grows(*rest, atoms)) continue;  // what is added to the thread's index
     TailReach t;
     t.dimension = d;
     t.block = r.block;

@@ -245,34 +245,13 @@ void BuildController::show_usage(const json& arguments, const Reply& reply) {
 
 void BuildController::build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot) {
   if (snapshot->report.cancelled) return;  // the previous build's messages still stand
-  const fs::path& project = snapshot->report.project;
-  std::set<fs::path> affected;
-  {
-    std::lock_guard lock(diagnostics_mutex_);
-    for (const auto& file : files_of_project_[project]) {
-      diagnostics_.erase(file);
-      affected.insert(file);
-    }
-    files_of_project_[project].clear();
-    for (const auto& finding : snapshot->diagnostics) {
-      fs::path file = fs::path(finding.location.file).lexically_normal();
-      diagnostics_[file].push_back(finding);
-      files_of_project_[project].insert(file);
-      affected.insert(file);
-    }
-  }
-  for (const auto& file : affected) republish_(file);
+  for (const auto& file : diagnostics_.replace(snapshot->report.project, snapshot->diagnostics)) republish_(file);
   if (client_.code_lens_refresh)
     dispatcher_.call("workspace/codeLens/refresh", nullptr, [](const json*, const RpcError*) {});
 }
 
 std::vector<analyzers::Finding> BuildController::diagnostics_for(const fs::path& file) const {
-  std::vector<analyzers::Finding> found;
-  {
-    std::lock_guard lock(diagnostics_mutex_);
-    auto it = diagnostics_.find(file.lexically_normal());
-    if (it != diagnostics_.end()) found = it->second;
-  }
+  std::vector<analyzers::Finding> found = diagnostics_.of(file);
   // The settings' disabledRules and severities apply to the nvcc and ptxas ids like to any rule.
   AnalysisSettingsConversion settings = to_analysis_settings(kernel_.settings());
   std::vector<analyzers::Finding> shown;
@@ -286,10 +265,7 @@ std::vector<analyzers::Finding> BuildController::diagnostics_for(const fs::path&
   return shown;
 }
 
-void BuildController::document_changed(const fs::path& file) {
-  std::lock_guard lock(diagnostics_mutex_);
-  diagnostics_.erase(file.lexically_normal());
-}
+void BuildController::document_changed(const fs::path& file) { diagnostics_.forget(file); }
 
 // ---- code lenses ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/client_capabilities.h"
 #include "lsp/server/progress_reporter.h"
+#include "lsp/server/project_diagnostics.h"
 
 namespace kl::lsp {
 
@@ -94,9 +95,7 @@ class BuildController {
   std::function<void(const std::filesystem::path&)> republish_;
   std::unique_ptr<ProjectBuilds> builds_;
 
-  mutable std::mutex diagnostics_mutex_;
-  std::map<std::filesystem::path, std::vector<analyzers::Finding>> diagnostics_;  // by file
-  std::map<std::filesystem::path, std::set<std::filesystem::path>> files_of_project_;
+  ProjectDiagnostics diagnostics_;
 };
 
 }  // namespace kl::lsp

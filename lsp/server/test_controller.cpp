@@ -102,33 +102,13 @@ void TestController::start(const json& arguments, const Reply& reply) {
 }
 
 void TestController::finished(const fs::path& project, const runner::TestOutcome& outcome) {
-  std::set<fs::path> affected;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& file : files_of_project_[project]) {
-      diagnostics_.erase(file);
-      affected.insert(file);
-    }
-    files_of_project_[project].clear();
-    for (const auto& finding : outcome.findings) {
-      fs::path file = fs::path(finding.location.file).lexically_normal();
-      diagnostics_[file].push_back(finding);
-      files_of_project_[project].insert(file);
-      affected.insert(file);
-    }
-  }
-  for (const auto& file : affected) republish_(file);
+  for (const auto& file : diagnostics_.replace(project, outcome.findings)) republish_(file);
 }
 
 std::vector<analyzers::Finding> TestController::diagnostics_for(const fs::path& file) const {
-  std::lock_guard lock(mutex_);
-  auto it = diagnostics_.find(file.lexically_normal());
-  return it == diagnostics_.end() ? std::vector<analyzers::Finding>{} : it->second;
+  return diagnostics_.of(file);
 }
 
-void TestController::document_changed(const fs::path& file) {
-  std::lock_guard lock(mutex_);
-  diagnostics_.erase(file.lexically_normal());
-}
+void TestController::document_changed(const fs::path& file) { diagnostics_.forget(file); }
 
 }  // namespace kl::lsp

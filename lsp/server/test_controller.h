@@ -20,6 +20,7 @@
 #include "lsp/core/project_builds.h"
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/progress_reporter.h"
+#include "lsp/server/project_diagnostics.h"
 
 namespace kl::lsp {
 
@@ -51,9 +52,7 @@ class TestController {
   ProjectBuilds& jobs_;
   std::function<void(const std::filesystem::path&)> republish_;
 
-  mutable std::mutex mutex_;
-  std::map<std::filesystem::path, std::vector<analyzers::Finding>> diagnostics_;  // by file
-  std::map<std::filesystem::path, std::set<std::filesystem::path>> files_of_project_;
+  ProjectDiagnostics diagnostics_;
 };
 
 }  // namespace kl::lsp
