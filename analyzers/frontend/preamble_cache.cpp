@@ -14,6 +14,7 @@
 
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/frontend/function_bodies.h"
+#include "analyzers/frontend/header_decl_lists.h"
 
 namespace kl::analyzers {
 
@@ -51,8 +52,10 @@ class ObservingCallbacks : public clang::PreambleCallbacks {
     if (!sources_ || !compiler_ || !compiler_->hasPreprocessor()) return nullptr;
     // The preamble's share of the signature, added to the parses that reuse it.
     return std::make_unique<clang::PPChainedCallbacks>(
-        make_preprocessor_observer(*sources_, outcome_, watched_, main_file_),
-        make_signature_recorder(compiler_->getPreprocessor(), outcome_.signature));
+        make_preamble_list_trimmer(*compiler_),
+        std::make_unique<clang::PPChainedCallbacks>(
+            make_preprocessor_observer(*sources_, outcome_, watched_, main_file_),
+            make_signature_recorder(compiler_->getPreprocessor(), outcome_.signature)));
   }
   bool shouldSkipFunctionBody(clang::Decl* decl) override { return bodies_.skip(sources_, decl); }
 

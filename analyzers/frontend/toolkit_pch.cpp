@@ -6,6 +6,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 
@@ -14,6 +15,7 @@
 
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/frontend/device_invocation.h"
+#include "analyzers/frontend/header_decl_lists.h"
 #include "analyzers/frontend/leading_includes.h"
 #include "support/fs_paths.h"
 
@@ -26,6 +28,9 @@ namespace {
 // ~6 MB, one that also holds cooperative_groups.h ~20 MB; linting a dozen projects of ten
 // capabilities each needs ~100 of them, and a smaller budget rebuilds them run after run.
 constexpr uintmax_t kKeptBytes = uintmax_t(3) << 30;
+
+// Changes when what a PCH build keeps changes, so that PCHs built before are not used.
+constexpr const char* kPchLayout = "layout 2: system headers' declaration lists dropped";
 
 // What a PCH build entered: every file, for its .inputs list, and whether one was a user header
 // (a file the PCH must not hold).
@@ -59,7 +64,13 @@ class RecordingPchAction : public clang::GeneratePCHAction {
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef in) override {
     ci.getPreprocessor().addPPCallbacks(std::make_unique<InputRecorder>(ci.getSourceManager(), inputs_));
-    return clang::GeneratePCHAction::CreateASTConsumer(ci, in);
+    auto writer = clang::GeneratePCHAction::CreateASTConsumer(ci, in);
+    if (!writer) return writer;
+    // The trimmer first: consumers end the translation unit in order, the writer after it.
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(make_header_list_trimmer());
+    consumers.push_back(std::move(writer));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
  private:
@@ -125,7 +136,9 @@ bool standard_breaks_pch(const std::vector<std::string>& argv) {
 }
 
 std::string key_of(const std::vector<std::string>& argv, const std::vector<std::string>& headers) {
-  std::string text = std::string(KERNEL_LSP_VERSION) + "\n" + clang::getClangFullVersion() + "\n";
+  // The layout names what a PCH holds beyond the headers' declarations (header_decl_lists.h).
+  std::string text = std::string(KERNEL_LSP_VERSION) + "\n" + clang::getClangFullVersion() + "\n" +
+                     kPchLayout + "\n";
   for (size_t i = 0; i + 1 < argv.size(); ++i) text += argv[i] + '\0';
   for (const auto& header : headers) text += "\n#include <" + header + ">";
   return content_hash(text);

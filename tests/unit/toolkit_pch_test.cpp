@@ -274,3 +274,39 @@ TEST_CASE("every language standard the user passes parses, with the same finding
   ToolkitPchStore store(dir / "store");
   CHECK_FALSE(store.get(argv));
 }
+
+TEST_CASE("clang's deferred errors in the user's code are reported through a PCH and a preamble") {
+  // A PCH keeps only the user's entries of the lists Sema checks at the end of a parse
+  // (header_decl_lists.h), and only PCH builds trim them: errors that CUDA defers until a
+  // __host__ __device__ function of the file is known to be compiled for the device must still
+  // come out, as without any PCH. (Such errors in a header the preamble holds are lost, as in
+  // clangd: clang does not write deferred diagnostics into a PCH.)
+  fs::path dir = fresh_dir("deferred");
+  fs::path file = dir / "deferred.cu";
+  std::string text = "#include <cuda_runtime.h>\n#include <cstdint>\nvoid host_only(int);\n";
+  for (int i = 0; i < 24; ++i)
+    text += "__host__ __device__ void both_" + std::to_string(i) + "(int v) { host_only(v); }\n";
+  text += "__global__ void calls_all(int v) {\n";
+  for (int i = 0; i < 24; ++i) text += "  both_" + std::to_string(i) + "(v);\n";
+  text += "}\n";
+  std::ofstream(file) << text;
+  AnalysisSettings settings;
+  settings.pch_dir = dir / "pch";
+  settings.use_compile_commands = false;
+  settings.arch_override = {*parse_capability("9.0")};
+  settings.shared_pch = false;
+  size_t expected = Analyzer(settings).analyze_source(file, text).clang_errors;
+  REQUIRE(expected == 24);
+  settings.shared_pch = true;
+  for (int round = 0; round < 3; ++round) {  // the opening includes: marked, built, used
+    INFO("toolkit PCH, round " << round);
+    CHECK(Analyzer(settings).analyze_source(file, text).clang_errors == expected);
+  }
+  CHECK(pch_files(settings.pch_dir) >= 2);
+  settings.cache_parses = true;  // preambles, as the server makes them
+  Analyzer server_like(settings);
+  for (int round = 0; round < 3; ++round) {
+    INFO("preamble, round " << round);
+    CHECK(server_like.analyze_source(file, text).clang_errors == expected);
+  }
+}
