@@ -7,9 +7,36 @@
 #include "runner/build_diagnostics.h"
 #include "runner/build_report_json.h"
 #include "runner/project_build.h"
+#include "runner/project_variant.h"
 #include "support/interrupt.h"
 
 namespace kl::cli {
+
+namespace {
+
+int run_variant_build(const BuildOptions& options, const std::filesystem::path& dir, std::ostream& out,
+                      std::ostream& err) {
+  runner::VariantRequest request;
+  request.project = dir;
+  request.capabilities = options.capabilities;
+  request.python = options.python;
+  request.cancel = &interrupt_token();
+  request.on_output = [&](std::string_view chunk) { err << chunk << std::flush; };
+  auto outcome = runner::build_variant(request);
+  if (!outcome) {
+    err << "kernel-lsp: " << outcome.error().describe() << "\n";
+    return 2;
+  }
+  if (outcome->cancelled) return 130;
+  if (outcome->exit_code != 0) {
+    err << "kernel-lsp: the build failed (" << options.python << " with torch and nvcc builds the variant)\n";
+    return 1;
+  }
+  out << outcome->folder.string() << "\n";
+  return 0;
+}
+
+}  // namespace
 
 int run_build(const BuildOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& project = options.project;
@@ -19,6 +46,7 @@ int run_build(const BuildOptions& options, std::ostream& out, std::ostream& err)
     err << "kernel-lsp: " << project << ": not a folder (expected a kernel project with build.toml)\n";
     return 2;
   }
+  if (options.variant) return run_variant_build(options, dir, out, err);
   runner::BuildRequest request;
   request.project = dir;
   request.only_capabilities = options.capabilities;
@@ -57,6 +85,11 @@ RegisteredCommand add_build_command(CLI::App& app) {
   build_command->add_option("--torch-include-path", values->torch_include_path,
                             "PyTorch include folders for sections that depend on torch (default: Torch_DIR, "
                             "TORCH_INSTALL_PREFIX, the torch of python3)");
+  build_command->add_flag("--variant", values->variant,
+                          "Build the torch extension into build/<variant>/ as kernel-builder does (e.g. "
+                          "torch211-cxx11-cu130-x86_64-linux), for the kernels library's get_local_kernel; "
+                          "prints the folder. Needs torch with CUDA and nvcc");
+  build_command->add_option("--python", values->python, "The Python whose torch --variant builds against (python3)");
   return {build_command, [values] {
             return run_build(*values, std::cout, std::cerr);
           }};

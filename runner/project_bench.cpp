@@ -388,7 +388,7 @@ Result<std::string> runner_script(const fs::path& project, const fs::path& repor
   auto text = read_file_text(*template_path);
   if (!text) return make_error("cannot read " + template_path->string());
   fs::path kernels_root = builder->parent_path().parent_path();
-  auto tools = tar_gz({"-C", kernels_root.string(), "tools/build_local.py", "common", "-C",
+  auto tools = tar_gz({"-C", kernels_root.string(), "tools/build_local.py", "tools/variant_layout.py", "common", "-C",
                        probe->parent_path().string(), "probe_machine.py"},
                       "kernel-lsp's builder");
   if (!tools) return tools.error();

@@ -16,6 +16,17 @@ an importable package:
     <out>/<name>/<python_name>/_<name>_cuda_<hash>.so
 
 so `PYTHONPATH=<out>/<name> python -c "import <python_name>"` works.
+
+With --layout variant the result is kernel-builder's own layout instead
+(variant_layout.py), which the `kernels` library loads:
+
+    <project>/build/<variant>/__init__.py, layers.py, _ops.py, metadata.json,
+                             _<name>_cuda_<hash>.abi3.so
+    e.g. <variant> = torch211-cxx11-cu130-x86_64-linux
+
+(--out replaces <project>/build), built against Python's stable ABI as kernel-builder's
+extensions are.
+
 --caps (or KERNELS_CUDA_CAPS) restricts the build to some of build.toml's
 capabilities, e.g. to save compile time on a machine with one GPU kind.
 kernels/common (registration.h) is on the include path.
@@ -31,6 +42,7 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # variant_layout.py beside this file
 COMMON = HERE.parent / "common"
 
 
@@ -62,20 +74,23 @@ def read_project(project: Path):
     kernels = [k for k in cfg.get("kernel", {}).values() if k.get("backend") == "cuda"]
     if not kernels:
         raise SystemExit(f"build_local: {name} has no [kernel.*] with backend = \"cuda\"")
-    return name, torch_cfg, kernels
+    return name, general, torch_cfg, kernels
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("project", type=Path)
-    ap.add_argument("--out", type=Path, default=HERE.parent / "build")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="package: default kernels/build; variant: default <project>/build")
     ap.add_argument("--caps", default=os.environ.get("KERNELS_CUDA_CAPS", ""),
                     help="comma-separated subset of build.toml's cuda-capabilities")
+    ap.add_argument("--layout", choices=("package", "variant"), default="package",
+                    help="package: <out>/<name>/<python_name>/; variant: kernel-builder's <out>/<variant>/")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
 
     project = args.project.resolve()
-    name, torch_cfg, kernels = read_project(project)
+    name, general, torch_cfg, kernels = read_project(project)
     pyname = name.replace("-", "_")
 
     sources, headers, include_dirs = [], [], [project / "torch-ext", COMMON]
@@ -113,19 +128,30 @@ def main():
     digest.update(repr((caps, cuda_flags, cxx_flags)).encode())
     ext_name = f"_{pyname}_cuda_{digest.hexdigest()[:7]}"
 
-    out_root = args.out.resolve() / name
+    try:  # imported late: --help works without torch
+        import torch
+        from torch.utils import cpp_extension
+    except ImportError as e:
+        raise SystemExit(f"build_local: building needs PyTorch in this Python ({sys.executable}): {e}")
+
+    variant = args.layout == "variant"
+    if variant:
+        out_root = args.out.resolve() if args.out else project / "build"
+    else:
+        out_root = (args.out or HERE.parent / "build").resolve() / name
     pkg = out_root / pyname
     build_dir = out_root / f".build-{ext_name}"
     build_dir.mkdir(parents=True, exist_ok=True)
 
-    from torch.utils import cpp_extension  # imported late: --help works without torch
-
+    # kernel-builder's extensions use only Python's stable ABI (hence `.abi3.so`); so does
+    # registration.h's module.
+    abi_flags = ["-DPy_LIMITED_API=0x03090000"] if variant else []
     cuda_cflags = ["-std=c++17", "-O3"] + gencode_flags(caps) + list(cuda_flags)
     print(f"build_local: {name}: {ext_name}, capabilities {caps}", flush=True)
     cpp_extension.load(
         name=ext_name,
         sources=[str(s) for s in sources],
-        extra_cflags=["-O3", "-std=c++17"] + cxx_flags,
+        extra_cflags=["-O3", "-std=c++17"] + abi_flags + cxx_flags,
         extra_cuda_cflags=cuda_cflags,
         extra_include_paths=[str(d) for d in include_dirs],
         build_directory=str(build_dir),
@@ -136,6 +162,16 @@ def main():
     so = build_dir / f"{ext_name}.so"
     if not so.exists():
         raise SystemExit(f"build_local: expected {so}")
+
+    if variant:
+        import variant_layout
+        if not torch.version.cuda:
+            raise SystemExit("build_local: this torch has no CUDA: no CUDA variant to name")
+        folder = out_root / variant_layout.variant_name(torch.__version__, torch.version.cuda)
+        variant_layout.write_variant(folder, project / "torch-ext" / pyname, so, ext_name, general, caps,
+                                     "kernels/tools/build_local.py")
+        print(f"build_local: {name}: variant at {folder}", flush=True)
+        return
 
     if pkg.exists():
         shutil.rmtree(pkg)

@@ -11,8 +11,9 @@ from typing import Optional, Tuple
 import torch
 
 from ._ops import ops
+from . import layers
 
-__all__ = ["adaln", "adaln_gated"]
+__all__ = ["adaln", "adaln_gated", "layers"]
 
 
 def adaln(

@@ -6,8 +6,9 @@ from typing import Optional
 import torch
 
 from ._ops import ops
+from . import layers
 
-__all__ = ["geglu", "gelu_and_mul"]
+__all__ = ["geglu", "gelu_and_mul", "layers"]
 
 
 def geglu(

@@ -17,6 +17,7 @@ from typing import Optional, Tuple
 import torch
 
 from ._ops import ops
+from . import layers
 
 __all__ = [
     "rope_neox",
@@ -26,6 +27,7 @@ __all__ = [
     "build_cos_sin_cache",
     "ltx_video_grid",
     "ltx_video_freqs",
+    "layers",
 ]
 
 
