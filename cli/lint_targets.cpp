@@ -4,22 +4,18 @@
 #include <set>
 
 #include "analyzers/project/project_locator.h"
+#include "support/file_kinds.h"
 
 namespace kl::cli {
 namespace fs = std::filesystem;
 
-bool is_cuda_source_name(const fs::path& path) {
-  std::string ext = path.extension().string();
-  return ext == ".cu" || ext == ".cuh";
-}
+bool is_cuda_source_name(const fs::path& path) { return is_cuda_file(path); }
 
 namespace {
 
-// Sources named explicitly may be C++ files of a kernel project (.h, .cpp): accept those too.
-bool is_explicit_source_name(const fs::path& path) {
-  static const std::set<std::string> kExtensions = {".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx"};
-  return kExtensions.count(path.extension().string()) > 0;
-}
+// Sources named explicitly may be C++ files of a kernel project (.h, .cpp, .inl): accept those
+// too, as the editor analyses them.
+bool is_explicit_source_name(const fs::path& path) { return is_cuda_file(path) || is_cxx_file(path); }
 
 bool skipped_folder(const fs::path& path) {
   std::string name = path.filename().string();

@@ -1,7 +1,8 @@
 #pragma once
-// Which files `kernel-lsp lint PATH...` analyses: files as named, folders searched for .cu, .cuh
-// and build.toml (hidden folders and node_modules skipped), and for every source the build.toml
-// that governs it, so that its arch problems are reported too.
+// Which files `kernel-lsp lint PATH...` analyses: files as named (CUDA and C++ sources, the kinds
+// of support/file_kinds.h), folders searched for .cu, .cuh (any case) and build.toml (hidden
+// folders and node_modules skipped), and for every source the build.toml that governs it, so
+// that its arch problems are reported too.
 #include <filesystem>
 #include <string>
 #include <vector>

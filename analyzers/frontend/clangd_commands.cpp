@@ -10,6 +10,7 @@
 #include "analyzers/project/builder_compile_flags.h"
 #include "analyzers/project/kernel_includers.h"
 #include "analyzers/project/project_locator.h"
+#include "support/file_kinds.h"
 #include "support/fs_paths.h"
 
 namespace kl::analyzers {
@@ -17,19 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<const char*, 11> kSourceExtensions = {".cu",  ".cuh", ".h",  ".hh",  ".hpp", ".hxx",
-                                                           ".inl", ".cpp", ".cc", ".cxx", ".c"};
-
-bool has_extension(const fs::path& file, std::initializer_list<const char*> extensions) {
-  const std::string ext = file.extension().string();
-  return std::any_of(extensions.begin(), extensions.end(), [&](const char* e) { return ext == e; });
-}
-
-bool is_project_source(const fs::path& file) {
-  const std::string ext = file.extension().string();
-  return std::any_of(kSourceExtensions.begin(), kSourceExtensions.end(),
-                     [&](const char* e) { return ext == e; });
-}
+bool is_project_source(const fs::path& file) { return source_kind(file) != SourceKind::None; }
 
 // Folders that hold no sources of the project: hidden ones (.git, .cache: clangd's index and
 // ours), kernel-builder's and Nix's outputs, Python's and npm's.
@@ -247,8 +236,9 @@ std::optional<ClangdEntry> entry_for(const ProjectContext& context, const fs::pa
   }
   listing.erase(std::remove_if(listing.begin(), listing.end(), [](auto* s) { return !is_cuda_or_cpu(s); }),
                 listing.end());
-  const bool cuda_file = has_extension(file, {".cu", ".cuh"});
-  const bool host_source = has_extension(file, {".cpp", ".cc", ".cxx", ".c"});
+  const SourceKind kind = source_kind(file);
+  const bool cuda_file = kind == SourceKind::Cuda;
+  const bool host_source = kind == SourceKind::CxxSource || kind == SourceKind::CSource;
   if (host_source || (framework_source && !cuda_file))
     return host_entry(context, file, listing, framework_source);
   KernelsBuilding kernels = kernels_building(context.config, file);

@@ -5,24 +5,12 @@
 #include <string>
 
 #include "lsp/features/cxx_scope_scan.h"
+#include "support/file_kinds.h"
 
 namespace kl::lsp {
 namespace {
 
 using guidance::SnippetContext;
-
-std::string lower_extension(const std::filesystem::path& file) {
-  std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
-bool one_of(std::string_view value, std::initializer_list<std::string_view> values) {
-  return std::find(values.begin(), values.end(), value) != values.end();
-}
-
-bool is_header_extension(std::string_view ext) { return one_of(ext, {".h", ".hpp", ".hh", ".hxx", ".inl"}); }
-bool is_cxx_source_extension(std::string_view ext) { return one_of(ext, {".cpp", ".cc", ".cxx"}); }
 
 // Where the document sits in its kernel project: the folders between the project root and it.
 struct ProjectPlace {
@@ -214,13 +202,14 @@ std::vector<SnippetContext> cxx_contexts(SnippetFile file, std::string_view text
 SnippetFile snippet_file(const SnippetDocument& document) {
   const std::string name = document.path.filename().string();
   if (name == "build.toml") return SnippetFile::BuildToml;
-  const std::string ext = lower_extension(document.path);
+  const std::string ext = lowercase_extension(document.path);
   const ProjectPlace place = project_place(document);
   if (ext == ".py" || ext == ".pyi" || document.language_id == "python") return python_file(document, place);
-  const bool cxx = is_header_extension(ext) || is_cxx_source_extension(ext);
+  const SourceKind kind = source_kind(document.path);
+  const bool cxx = kind == SourceKind::CxxHeader || kind == SourceKind::CxxSource;
   if (cxx && place.inside && place.under_torch_ext)
-    return is_header_extension(ext) ? SnippetFile::TorchBindingHeader : SnippetFile::TorchBindingSource;
-  if (ext == ".cu" || ext == ".cuh") return SnippetFile::KernelSource;
+    return kind == SourceKind::CxxHeader ? SnippetFile::TorchBindingHeader : SnippetFile::TorchBindingSource;
+  if (kind == SourceKind::Cuda) return SnippetFile::KernelSource;
   if (document.language_id == "cuda" || document.language_id == "cuda-cpp") return SnippetFile::KernelSource;
   // A C++ file is a kernel source only inside a kernel project (as lsp/workspace/document_kind says).
   if ((cxx || document.language_id == "cpp") && place.inside) return SnippetFile::KernelSource;

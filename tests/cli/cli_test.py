@@ -169,6 +169,21 @@ class BadInput(unittest.TestCase):
             self.assertEqual(proc.returncode, 2)
             self.assertIn("not a CUDA source", proc.stderr)
 
+    def test_sources_the_editor_analyses_are_linted_when_named(self):
+        # One list of source kinds (support/file_kinds.h): an upper-case .CU and an .inl are
+        # sources for the CLI as for the server.
+        with Project() as d:
+            (d / "upper.CU").write_text("__global__ void k(float* x) { x[threadIdx.x * 2] = 1.f; }\n")
+            (d / "part.inl").write_text("inline int twice(int v) { return 2 * v; }\n")
+            for name in ("upper.CU", "part.inl"):
+                proc = run("lint", "--format", "json", str(d / name), cwd=d)
+                self.assertIn(proc.returncode, (0, 1), proc.stderr)
+                self.assertNotIn("not a CUDA source", proc.stderr)
+                report = json.loads(proc.stdout)
+                self.assertEqual(report["summary"]["files_failed"], 0, proc.stdout)
+                if name == "upper.CU":  # analysed: its strided store is found
+                    self.assertIn("upper.CU", [f["file"] for f in report["findings"]], proc.stdout)
+
     def test_binary_garbage_empty_and_junk_do_not_crash(self):
         with Project() as d:
             (d / "garbage.cu").write_bytes(bytes(range(256)) * 64)
