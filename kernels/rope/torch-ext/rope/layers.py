@@ -16,7 +16,8 @@ class ApplyRotaryEmbedding(nn.Module):
     has_backward = False
 
     def forward(self, q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor):
-        q_out, k_out = q.clone(), k.clone()
-        # The op works in place on [..., S, H, D] views: transformers' layout transposed.
-        ops.rope_neox_cos_sin(q_out.transpose(1, 2), k_out.transpose(1, 2), cos, sin)
-        return q_out, k_out
+        # The op works in place on [B, S, H, D] tensors whose token dimensions share one stride:
+        # copies in that layout (the new outputs), returned as [B, H, S, D] views.
+        q_out, k_out = q.transpose(1, 2).contiguous(), k.transpose(1, 2).contiguous()
+        ops.rope_neox_cos_sin(q_out, k_out, cos, sin)
+        return q_out.transpose(1, 2), k_out.transpose(1, 2)
