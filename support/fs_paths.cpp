@@ -82,4 +82,15 @@ std::filesystem::path absolute_normal(const std::filesystem::path& path) {
   return (error ? path : absolute).lexically_normal();
 }
 
+std::optional<FileStamp> file_stamp(const std::filesystem::path& file) {
+  std::error_code ec;
+  FileStamp stamp;
+  stamp.size = std::filesystem::file_size(file, ec);
+  if (ec) return std::nullopt;
+  auto time = std::filesystem::last_write_time(file, ec);
+  if (ec) return std::nullopt;
+  stamp.modified = time.time_since_epoch().count();
+  return stamp;
+}
+
 }  // namespace kl

@@ -2,6 +2,7 @@
 // Where kernel-lsp finds the files it ships (CUDA shim headers, the bundled skill, snippets).
 // Looked up once: $KERNEL_LSP_RESOURCE_DIR, then <exe>/../share/kernel-lsp, then the source tree
 // the binary was built from. Each candidate must contain the marker folder asked for.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,5 +29,14 @@ std::filesystem::path temporary_sibling(const std::filesystem::path& path);
 // process included) sees the old file or the new one, never part of one. False when either
 // step failed; the temporary file is then removed.
 bool write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// A file's size and modification time (the file clock's ticks): what tells whether a file read
+// earlier has changed since. nullopt when either cannot be read.
+struct FileStamp {
+  uintmax_t size = 0;
+  int64_t modified = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+std::optional<FileStamp> file_stamp(const std::filesystem::path& file);
 
 }  // namespace kl

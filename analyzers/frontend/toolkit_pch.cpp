@@ -79,12 +79,9 @@ class RecordingPchAction : public clang::GeneratePCHAction {
 
 // One line per input: "<size> <mtime ns> <path>".
 std::string stamp_of(const fs::path& file) {
-  std::error_code ec;
-  auto size = fs::file_size(file, ec);
-  if (ec) return {};
-  auto time = fs::last_write_time(file, ec);
-  if (ec) return {};
-  return std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
+  std::optional<FileStamp> stamp = file_stamp(file);
+  if (!stamp) return {};
+  return std::to_string(stamp->size) + " " + std::to_string(stamp->modified);
 }
 
 bool inputs_unchanged(const fs::path& list) {

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 
 namespace kl::analyzers {
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -81,15 +79,7 @@ bool edit_keeps_configurations(std::string_view before, std::string_view after, 
 std::vector<ConfigurationMemory::Stamp> stamps_of(const std::vector<std::string>& files) {
   std::vector<ConfigurationMemory::Stamp> stamps;
   stamps.reserve(files.size());
-  for (const auto& file : files) {
-    ConfigurationMemory::Stamp stamp{file};
-    std::error_code ec;
-    auto size = fs::file_size(file, ec);
-    if (!ec) stamp.size = size;
-    auto time = fs::last_write_time(file, ec);
-    if (!ec) stamp.modified = time.time_since_epoch().count();
-    stamps.push_back(std::move(stamp));
-  }
+  for (const auto& file : files) stamps.push_back({file, file_stamp(file)});
   return stamps;
 }
 
@@ -98,12 +88,8 @@ std::optional<std::vector<size_t>> known_configurations(const ConfigurationMemor
                                                         const std::vector<Capability>& archs) {
   if (memory.command != command || memory.archs != archs || memory.configuration.size() + 1 != archs.size())
     return std::nullopt;
-  std::vector<std::string> paths;
-  paths.reserve(memory.inputs.size());
-  for (const auto& stamp : memory.inputs) paths.push_back(stamp.path);
-  std::vector<ConfigurationMemory::Stamp> now = stamps_of(paths);
-  for (size_t i = 0; i < now.size(); ++i)
-    if (now[i].size != memory.inputs[i].size || now[i].modified != memory.inputs[i].modified) return std::nullopt;
+  for (const auto& input : memory.inputs)
+    if (file_stamp(input.path) != input.stamp) return std::nullopt;
   if (!edit_keeps_configurations(memory.text, text, memory.macro_names)) return std::nullopt;
   return memory.configuration;
 }

@@ -23,6 +23,7 @@
 
 #include "analyzers/project/capability.h"
 #include "analyzers/frontend/configuration_signature.h"
+#include "support/fs_paths.h"
 
 namespace kl::analyzers {
 
@@ -34,8 +35,7 @@ struct ConfigurationMemory {
   MacroNames macro_names;              // of every configuration
   struct Stamp {
     std::string path;
-    uintmax_t size = 0;
-    int64_t modified = 0;
+    std::optional<FileStamp> stamp;  // none: it could not be read then
   };
   std::vector<Stamp> inputs;  // every file the analysis read, as it was then
 };
@@ -44,7 +44,7 @@ struct ConfigurationMemory {
 // events as the header explains, given the names of every configuration's macros.
 bool edit_keeps_configurations(std::string_view before, std::string_view after, const MacroNames& macro_names);
 
-// The stamps of `files` now (a file that cannot be read gets size 0 and time 0).
+// The stamps of `files` now.
 std::vector<ConfigurationMemory::Stamp> stamps_of(const std::vector<std::string>& files);
 
 // memory.configuration, when `text`, `command` and `archs` may reuse it: same command and archs,
