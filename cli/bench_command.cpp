@@ -58,8 +58,14 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
   fs::path project = absolute_normal(options.project);
   if (!options.from_json.empty()) return render_from_file(options, project, out, err);
 
+  auto convention = runner::parse_bench_convention(options.convention);
+  if (!convention) {
+    err << kPrefix << "--convention must be auto, kernel-lsp or kernels, not '" << options.convention << "'\n";
+    return 2;
+  }
   runner::BenchRequest request;
   request.project = project;
+  request.convention = *convention;
   request.json_output = options.json_output.empty() ? fs::path() : absolute_normal(options.json_output);
   request.report_dir = report_dir_of(options, project);
   request.runner_command = options.runner;
@@ -81,6 +87,11 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     return 1;
   }
   out << "\n" << outcome->report.string() << "\n";
+  if (outcome->failed_workloads > 0) {
+    err << kPrefix << outcome->failed_workloads
+        << " benchmark(s) of the project's kernel failed or did not match their reference: see the report\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -89,8 +100,12 @@ RegisteredCommand add_bench_command(CLI::App& app) {
   auto* bench = app.add_subcommand("bench",
                                    "Benchmark the project (here with a CUDA GPU and torch, else through a "
                                    "runner command) and write its report");
-  bench->add_option("project", options->project, "Folder with build.toml and benchmarks/benchmark.py")
-      ->required();
+  bench->add_option("project", options->project, "Folder with build.toml and benchmarks/")->required();
+  bench->add_option("--convention", options->convention,
+                    "Benchmark convention: kernel-lsp (benchmarks/benchmark.py --json), kernels (the kernels "
+                    "library's Benchmark classes, as `kernels benchmark` runs them) or auto (kernel-lsp's "
+                    "where the project has it)")
+      ->capture_default_str();
   bench->add_option("--json", options->json_output, "Also write the raw results (JSON) to this file");
   bench->add_option("--runner", options->runner,
                     "Command that runs a shell script from stdin on a GPU machine, e.g. 'ssh gpu-box sh' "

@@ -20,6 +20,7 @@ struct BenchOptions {
   bool remote = false;      // --remote
   std::string report_dir;   // --report-dir; empty: <project>/benchmarks/reports
   std::string from_json;    // --from-json
+  std::string convention = "auto";  // --convention: auto, kernel-lsp, kernels
 };
 
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err);

@@ -176,7 +176,8 @@ std::string draw_plot(const fs::path& data, const fs::path& svg, const ReportReq
 
 struct OpSummary {
   size_t shapes = 0, timed = 0, faster = 0;
-  double log_speedup_sum = 0, best_pct_copy = 0;
+  double log_speedup_sum = 0;
+  std::optional<double> best_pct_copy;  // none when no shape recorded its bytes
 };
 
 OpSummary summarize(const BenchResults& results, const std::string& op) {
@@ -184,7 +185,7 @@ OpSummary summarize(const BenchResults& results, const std::string& op) {
   for (const auto& row : results.rows) {
     if (row.op != op) continue;
     ++summary.shapes;
-    if (row.pct_copy) summary.best_pct_copy = std::max(summary.best_pct_copy, *row.pct_copy);
+    if (row.pct_copy) summary.best_pct_copy = std::max(summary.best_pct_copy.value_or(0.0), *row.pct_copy);
     auto speedup = row.speedup_vs_best();
     if (!speedup || *speedup <= 0) continue;
     ++summary.timed;
@@ -227,7 +228,7 @@ void write_summary(std::ostringstream& md, const BenchResults& results) {
     OpSummary s = summarize(results, op);
     md << "| " << cell(op) << " | " << s.shapes << " | " << s.faster << " of " << s.timed << " | "
        << (s.timed ? format_speedup(std::exp(s.log_speedup_sum / static_cast<double>(s.timed))) : "–")
-       << " | " << format("%.1f", s.best_pct_copy) << " |\n";
+       << " | " << (s.best_pct_copy ? format("%.1f", *s.best_pct_copy) : "–") << " |\n";
   }
   md << "\n";
 }

@@ -1,5 +1,6 @@
 #include "runner/project_bench.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "runner/bench_report.h"
@@ -132,7 +133,16 @@ std::string project_name(const json& facts, const fs::path& project) {
 struct RunContext {
   fs::path project, report_dir;
   std::string where_for_people;
+  BenchConvention convention = BenchConvention::kKernelLsp;
 };
+
+// Rows where our kernel has an error: it failed, or did not match its reference.
+int failed_workloads(const BenchResults& results) {
+  int failed = 0;
+  for (const BenchRow& row : results.rows)
+    if (row.errors.count("ours")) ++failed;
+  return failed;
+}
 
 // Parses the raw results, writes --json and the report; failures become the outcome's.
 void finish_run(BenchOutcome& outcome, const std::string& raw, const json& probe_facts,
@@ -145,6 +155,8 @@ void finish_run(BenchOutcome& outcome, const std::string& raw, const json& probe
   }
   if (parsed->machine.empty()) parsed->machine = machine_of(probe_facts);
   outcome.results = *parsed;
+  outcome.convention = context.convention;
+  outcome.failed_workloads = failed_workloads(*parsed);
   if (!request.json_output.empty() && !write_file_atomically(request.json_output, raw)) {
     outcome.exit_code = 1;
     outcome.failure = "cannot write " + request.json_output.string();
@@ -173,14 +185,51 @@ BenchOutcome fail(BenchOutcome& outcome, int exit_code, const std::string& what)
 
 // ---- local runs ---------------------------------------------------------------------------
 
+// The local builder's command for the project: kernel-lsp's convention imports the package from
+// <build_dir>/<name>/, the kernels convention loads kernel-builder's variant from `variants`.
+ProcessRequest local_build(const BenchRequest& request, const MachineProbe& probe, const RunContext& context,
+                           const fs::path& builder, const fs::path& out) {
+  ProcessRequest build{request.python, {builder.string(), context.project.string(), "--out", out.string()}};
+  if (context.convention == BenchConvention::kKernels) build.args.insert(build.args.end(), {"--layout", "variant"});
+  std::string caps = probe.facts.value("build_caps", std::string());
+  const char* caps_override = std::getenv("KERNELS_CUDA_CAPS");
+  if (!caps.empty() && !(caps_override && *caps_override)) build.args.insert(build.args.end(), {"--caps", caps});
+  build.timeout = std::chrono::minutes(30);
+  return build;
+}
+
+// The benchmark's command: the project's own script, or the kernels convention's driver.
+Result<ProcessRequest> local_benchmark(const BenchRequest& request, const RunContext& context, const fs::path& out,
+                                       const std::string& package, const fs::path& results_file) {
+  if (context.convention == BenchConvention::kKernels) {
+    auto driver = find_resource("runner/scripts/run_kernels_benchmarks.py");
+    if (!driver) return make_error("runner/scripts/run_kernels_benchmarks.py is not installed with kernel-lsp");
+    std::string python_name = package;
+    std::replace(python_name.begin(), python_name.end(), '-', '_');
+    return ProcessRequest{request.python,
+                          {driver->string(), context.project.string(), "--kernel", out.string(), "--package",
+                           python_name, "--json", results_file.string()}};
+  }
+  ProcessRequest bench{
+      request.python,
+      {(context.project / "benchmarks" / "benchmark.py").string(), "--json", results_file.string()}};
+  const char* python_path = std::getenv("PYTHONPATH");
+  bench.extra_environment["PYTHONPATH"] =
+      (out / package).string() + (python_path && *python_path ? ":" + std::string(python_path) : "");
+  return bench;
+}
+
 Result<BenchOutcome> run_local(const BenchRequest& request, const MachineProbe& probe,
                                const RunContext& context) {
   auto builder = find_resource("kernels/tools/build_local.py");
   if (!builder)
     return make_error("the local builder (kernels/tools/build_local.py) is not installed with kernel-lsp");
-  fs::path build_dir = request.build_dir.empty() ? context.project.parent_path() / "build"
-                                                 : absolute_normal(request.build_dir);
   std::string package = project_name(probe.facts, context.project);
+  fs::path out;
+  if (context.convention == BenchConvention::kKernels)
+    out = request.build_dir.empty() ? context.project / "build" : absolute_normal(request.build_dir) / package;
+  else
+    out = request.build_dir.empty() ? context.project.parent_path() / "build" : absolute_normal(request.build_dir);
   BenchOutcome outcome;
   outcome.where = "local";
   auto forward = [&](std::string_view chunk) {
@@ -190,13 +239,7 @@ Result<BenchOutcome> run_local(const BenchRequest& request, const MachineProbe& 
   auto should_stop = [&] { return stop_requested(request); };
 
   report_progress(request, kStageBuilding);
-  ProcessRequest build{request.python,
-                       {builder->string(), context.project.string(), "--out", build_dir.string()}};
-  std::string caps = probe.facts.value("build_caps", std::string());
-  const char* caps_override = std::getenv("KERNELS_CUDA_CAPS");
-  if (!caps.empty() && !(caps_override && *caps_override))
-    build.args.insert(build.args.end(), {"--caps", caps});
-  build.timeout = std::chrono::minutes(30);
+  ProcessRequest build = local_build(request, probe, context, *builder, out);
   build.on_output = forward;
   build.should_stop = should_stop;
   auto built = run_process(build);
@@ -205,17 +248,14 @@ Result<BenchOutcome> run_local(const BenchRequest& request, const MachineProbe& 
   if (built->exit_code != 0) return fail(outcome, built->exit_code, "building the extension failed");
 
   report_progress(request, kStageRunning);
-  fs::path results_file = temporary_sibling(build_dir / (package + "-bench-results.json"));
-  ProcessRequest bench{
-      request.python,
-      {(context.project / "benchmarks" / "benchmark.py").string(), "--json", results_file.string()}};
-  bench.timeout = std::chrono::hours(2);
-  bench.on_output = forward;
-  bench.should_stop = should_stop;
-  const char* python_path = std::getenv("PYTHONPATH");
-  bench.extra_environment["PYTHONPATH"] =
-      (build_dir / package).string() + (python_path && *python_path ? ":" + std::string(python_path) : "");
-  auto ran = run_process(bench);
+  fs::create_directories(out);
+  fs::path results_file = temporary_sibling(out / (package + "-bench-results.json"));
+  auto bench = local_benchmark(request, context, out, package, results_file);
+  if (!bench) return bench.error();
+  bench->timeout = std::chrono::hours(2);
+  bench->on_output = forward;
+  bench->should_stop = should_stop;
+  auto ran = run_process(*bench);
   auto raw = read_file_text(results_file);
   std::error_code ec;
   fs::remove(results_file, ec);
@@ -327,7 +367,7 @@ void replace_placeholder(std::string& text, const std::string& placeholder, cons
 }
 
 Result<BenchOutcome> run_on_runner(const BenchRequest& request, const RunContext& context) {
-  auto script = runner_script(context.project, context.report_dir);
+  auto script = runner_script(context.project, context.report_dir, context.convention);
   if (!script) return script.error();
   BenchOutcome outcome;
   outcome.where = "runner";
@@ -378,21 +418,29 @@ std::optional<std::string> results_between_markers(std::string_view output) {
   return found;
 }
 
-Result<std::string> runner_script(const fs::path& project, const fs::path& report_dir) {
+Result<std::string> runner_script(const fs::path& project, const fs::path& report_dir,
+                                  BenchConvention convention) {
   auto template_path = find_resource("runner/scripts/bench_on_runner.sh");
-  auto probe = find_resource("runner/scripts/probe_machine.py");
   auto builder = find_resource("kernels/tools/build_local.py");
-  if (!template_path || !probe || !builder)
-    return make_error(
-        "kernel-lsp's runner files (runner/scripts/, kernels/tools/, kernels/common/) are not installed");
+  if (!template_path || !builder)
+    return make_error("kernel-lsp's runner files (runner/scripts/, kernels/tools/, kernels/common/) are not installed");
   auto text = read_file_text(*template_path);
   if (!text) return make_error("cannot read " + template_path->string());
-  fs::path kernels_root = builder->parent_path().parent_path();
-  auto tools = tar_gz({"-C", kernels_root.string(), "tools/build_local.py", "tools/variant_layout.py", "common", "-C",
-                       probe->parent_path().string(), "probe_machine.py"},
-                      "kernel-lsp's builder");
+  // The files the script needs, under the folder that holds kernel-lsp's resources, with the
+  // same relative paths there (build_local.py finds kernels/common/ and analyzers/data/ by them).
+  fs::path resources = builder->parent_path().parent_path().parent_path();
+  std::vector<std::string> files = {"kernels/tools/build_local.py", "kernels/tools/variant_layout.py",
+                                    "kernels/common", "analyzers/data/builder_defaults.toml",
+                                    "runner/scripts/probe_machine.py", "runner/scripts/run_kernels_benchmarks.py"};
+  for (const std::string& file : files)
+    if (!fs::exists(resources / file))
+      return make_error("kernel-lsp's runner files are incomplete: no " + (resources / file).string());
+  std::vector<std::string> tools_args = {"-C", resources.string()};
+  tools_args.insert(tools_args.end(), files.begin(), files.end());
+  auto tools = tar_gz(tools_args, "kernel-lsp's builder");
   if (!tools) return tools.error();
-  std::vector<std::string> project_args;
+  // The project without its reports and build outputs (kernel-builder's build/ can be large).
+  std::vector<std::string> project_args = {"--exclude=./build"};
   fs::path relative_reports = absolute_normal(report_dir).lexically_relative(absolute_normal(project));
   if (!relative_reports.empty() && *relative_reports.begin() != "..")
     project_args.push_back("--exclude=./" + relative_reports.generic_string());
@@ -400,6 +448,7 @@ Result<std::string> runner_script(const fs::path& project, const fs::path& repor
   auto packed = tar_gz(project_args, "the project folder " + project.string());
   if (!packed) return packed.error();
   replace_placeholder(*text, "@KL_PROJECT_NAME@", shell_quote(project.filename().string()));
+  replace_placeholder(*text, "@KL_CONVENTION@", std::string(bench_convention_name(convention)));
   replace_placeholder(*text, "@KL_TOOLS_PAYLOAD@", base64_lines(*tools));
   replace_placeholder(*text, "@KL_PROJECT_PAYLOAD@", base64_lines(*packed));
   return *text;
@@ -410,8 +459,9 @@ Result<BenchOutcome> run_benchmark(const BenchRequest& request) {
   context.project = absolute_normal(request.project);
   if (!fs::is_regular_file(context.project / "build.toml"))
     return make_error("no build.toml in " + context.project.string() + ": not a kernel project folder");
-  if (!fs::is_regular_file(context.project / "benchmarks" / "benchmark.py"))
-    return make_error("no benchmarks/benchmark.py in " + context.project.string());
+  auto convention = choose_bench_convention(context.project, request.convention);
+  if (!convention) return convention.error();
+  context.convention = *convention;
   context.report_dir = request.report_dir.empty() ? context.project / "benchmarks" / "reports"
                                                   : absolute_normal(request.report_dir);
   report_progress(request, kStageChecking);

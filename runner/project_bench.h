@@ -1,11 +1,14 @@
 #pragma once
-// Runs a kernel project's benchmark (<project>/benchmarks/benchmark.py --json) and writes its
-// report (runner/bench_report.h). Where it runs:
+// Runs a kernel project's benchmark and writes its report (runner/bench_report.h). Two
+// conventions (runner/bench_convention.h): kernel-lsp's (<project>/benchmarks/benchmark.py --json)
+// and the Hugging Face `kernels` library's (kernels.benchmark.Benchmark subclasses, run by
+// runner/scripts/run_kernels_benchmarks.py against the kernel built into kernel-builder's
+// build/<variant>/ layout). Where it runs:
 //
 //   local   when `python` imports torch and torch sees a CUDA GPU (runner/scripts/probe_machine.py)
 //           and no runner is forced: the extension is built with kernel-lsp's local builder
-//           (kernels/tools/build_local.py, no Nix) into `build_dir`, then the benchmark runs with
-//           the build on PYTHONPATH.
+//           (kernels/tools/build_local.py, no Nix) into `build_dir` (kernels' convention: its
+//           variant into <project>/build/, or <build_dir>/<name>/), then the benchmark runs.
 //   runner  otherwise, when `runner_command` is set (or always, with `force_runner`): any command
 //           that runs a shell script from its standard input on a GPU machine.
 //   neither an Error that says what this machine lacks and names both ways out; nothing is written.
@@ -15,9 +18,11 @@
 //   self-contained POSIX sh script (runner/scripts/bench_on_runner.sh, filled in), then closes it.
 //   So `ssh gpu-box sh`, `srun --gres=gpu:1 sh`, `kubectl exec -i pod -- sh`, `docker exec -i ctr
 //   sh` are runners. The script carries two base64 tar.gz archives: the project folder (without
-//   __pycache__, .git and its report folder) and the builder with its shared headers and the probe.
-//   It unpacks them into a temporary folder, probes the machine with ${KERNEL_LSP_PYTHON:-python3},
-//   builds, runs the benchmark with --json, and removes the folder on exit. What it prints:
+//   __pycache__, .git, build/ and its report folder) and kernel-lsp's files it needs (the builder
+//   with its shared headers and kernel-builder's defaults, the probe, the `kernels` convention's
+//   driver), laid out as kernel-lsp's resources are. It unpacks them into a temporary folder,
+//   probes the machine with ${KERNEL_LSP_PYTHON:-python3}, builds, runs the benchmark in the
+//   project's convention, and removes the folder on exit. What it prints:
 //     ::kernel-lsp:: stage <checking the machine|building the extension|running the benchmark>
 //     ::kernel-lsp:: machine {"gpu": ..., "torch": ...}       (one line of JSON)
 //     ::kernel-lsp:: results begin
@@ -35,6 +40,7 @@
 #include <string>
 #include <string_view>
 
+#include "runner/bench_convention.h"
 #include "runner/bench_results.h"
 #include "support/cancellation.h"
 #include "support/result.h"
@@ -55,6 +61,7 @@ struct BenchRequest {
   std::string python = "python3";     // local runs, and the first choice for the report's plot
   std::string runner_command;         // empty: no runner
   bool force_runner = false;          // use the runner even when this machine could benchmark
+  BenchConvention convention = BenchConvention::kAuto;
   const CancellationToken* cancel = nullptr;
   std::function<bool()> should_stop;                // polled beside `cancel` (a request's own cancellation)
   std::function<void(std::string_view)> on_output;  // streamed output
@@ -68,18 +75,23 @@ struct BenchOutcome {
   std::string output;   // everything the build and the benchmark printed
   std::optional<BenchResults> results;
   std::filesystem::path report;  // report.md, once written
+  BenchConvention convention = BenchConvention::kKernelLsp;  // the one the run followed
+  // Workloads where our kernel failed or did not match its reference (rows of ours with an
+  // error); the report shows them and a caller should exit non-zero.
+  int failed_workloads = 0;
 };
 
-// An Error when the benchmark cannot run at all (no benchmarks/benchmark.py; neither a usable
+// An Error when the benchmark cannot run at all (no benchmark in either convention; neither a usable
 // GPU here nor a runner; a runner that cannot be started; kernel-lsp's resources missing):
 // nothing is written then. A run that started and failed (build, benchmark, runner, unreadable
 // results) is an outcome with a non-zero exit code and `failure`; only a successful run writes
 // the report and `json_output`.
 Result<BenchOutcome> run_benchmark(const BenchRequest& request);
 
-// The script a runner receives on stdin for `project` (exposed for tests and docs).
-Result<std::string> runner_script(const std::filesystem::path& project,
-                                  const std::filesystem::path& report_dir);
+// The script a runner receives on stdin for `project`, run in `convention` (kKernelLsp or
+// kKernels) (exposed for tests and docs).
+Result<std::string> runner_script(const std::filesystem::path& project, const std::filesystem::path& report_dir,
+                                  BenchConvention convention = BenchConvention::kKernelLsp);
 
 // The results between the markers in a runner's output, nullopt when there are none.
 std::optional<std::string> results_between_markers(std::string_view output);

@@ -16,6 +16,9 @@ packages=(
   # `kernel-lsp bench` draws its report's plot (runner/scripts/plot_bench.py) with Debian's
   # Python and matplotlib; without them the report says the plot was skipped.
   python3-matplotlib
+  # PyTorch 1.13 for Python (CPU): the `kernels` benchmark convention's driver
+  # (runner/scripts/run_kernels_benchmarks.py) is tested with real tensors on the CPU.
+  python3-torch
   # tests/integrations: the YAML of the pre-commit hook and the GitHub Action, and the real
   # pre-commit running the hook.
   python3-yaml pre-commit

@@ -1,6 +1,6 @@
 #pragma once
-// What kernel-builder's CMake adds to a kernel project's compiles besides build.toml's own flags,
-// for every tool that reproduces those compiles: the runner's nvcc builds and the clang command
+// What kernel-builder's CMake adds to a kernel project's compiles besides build.toml's own flags
+// ([compile] of analyzers/data/builder_defaults.toml), for every tool that reproduces those compiles: the runner's nvcc builds and the clang command
 // lines written for clangd (analyzers/frontend/clangd_commands.h).
 #include <string>
 #include <vector>

@@ -9,6 +9,22 @@ std::string_view embedded_builder_defaults_toml();
 }
 
 namespace kl::analyzers {
+namespace {
+
+// A [compile] key that must be a non-empty array of strings.
+Result<std::vector<std::string>> string_list(const toml::table& compile, const char* key, const std::string& source) {
+  const toml::array* items = compile.get_as<toml::array>(key);
+  if (!items || items->empty()) return make_error(source + ": [compile] needs a non-empty `" + key + "` list");
+  std::vector<std::string> out;
+  for (const toml::node& item : *items) {
+    auto text = item.value<std::string>();
+    if (!text || text->empty()) return make_error(source + ": [compile] `" + key + "` holds a non-string");
+    out.push_back(*text);
+  }
+  return out;
+}
+
+}  // namespace
 
 Result<BuilderDefaults> BuilderDefaults::parse(std::string_view toml_text, const std::string& source_name) {
   auto document = parse_toml_document(toml_text, source_name);
@@ -44,6 +60,18 @@ Result<BuilderDefaults> BuilderDefaults::parse(std::string_view toml_text, const
   }
   if (defaults.cuda_.back().min_cuda)
     return make_error(source_name + ": the last entry must leave out `min-cuda` (every older toolkit)");
+  const toml::table* compile = (*document)["compile"].as_table();
+  if (!compile) return make_error(source_name + ": no [compile] table");
+  auto defines = string_list(*compile, "defines", source_name);
+  if (!defines) return defines.error();
+  auto torch_flags = string_list(*compile, "torch-nvcc-flags", source_name);
+  if (!torch_flags) return torch_flags.error();
+  auto stable_define = (*compile)["stable-abi-define"].value<std::string>();
+  if (!stable_define || stable_define->empty())
+    return make_error(source_name + ": [compile] needs `stable-abi-define`");
+  defaults.defines_ = std::move(*defines);
+  defaults.torch_nvcc_flags_ = std::move(*torch_flags);
+  defaults.stable_abi_define_ = std::move(*stable_define);
   return defaults;
 }
 

@@ -28,12 +28,21 @@ With --layout variant the result is kernel-builder's own layout instead
 extensions are.
 
 --caps (or KERNELS_CUDA_CAPS) restricts the build to some of build.toml's
-capabilities, e.g. to save compile time on a machine with one GPU kind.
-kernels/common (registration.h) is on the include path.
+capabilities, e.g. to save compile time on a machine with one GPU kind. A
+kernel without cuda-capabilities gets kernel-builder's default list for the
+toolkit torch was built with. What kernel-builder's CMake adds to every
+compile (USE_CUDA, CUDA_KERNEL, the stable-ABI version define, torch's nvcc
+flags) comes from kernel-lsp's builder data, analyzers/data/builder_defaults.toml,
+which the linter and `kernel-lsp build` read too. kernels/common
+(registration.h) is on the include path.
+
+--print-flags prints what would be compiled and with which flags, as JSON, and
+builds nothing (no PyTorch needed).
 """
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -44,6 +53,41 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # variant_layout.py beside this file
 COMMON = HERE.parent / "common"
+# kernel-lsp's resources are laid out as in its source tree: kernels/tools/ here, analyzers/data/ there.
+BUILDER_DEFAULTS = HERE.parents[1] / "analyzers" / "data" / "builder_defaults.toml"
+
+
+def builder_defaults():
+    try:
+        return tomllib.loads(BUILDER_DEFAULTS.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SystemExit(f"build_local: cannot read kernel-builder's defaults {BUILDER_DEFAULTS}: {e}")
+
+
+def default_caps(defaults, cuda_version):
+    """kernel-builder's cuda-capabilities for a kernel that lists none, for this CUDA toolkit."""
+    m = re.match(r"(\d+)\.(\d+)", cuda_version or "")
+    if not m:
+        raise SystemExit("build_local: a kernel without cuda-capabilities needs a CUDA build of torch to pick the defaults")
+    have = (int(m.group(1)), int(m.group(2)))
+    for entry in defaults["cuda-capabilities"]:
+        need = entry.get("min-cuda")
+        if need is None or have >= tuple(int(x) for x in need.split(".")):
+            return list(entry["capabilities"])
+    raise SystemExit(f"build_local: {BUILDER_DEFAULTS} has no fallback cuda-capabilities entry")
+
+
+def builder_compile_flags(defaults, torch_cfg, depends_on_torch):
+    """(-D defines of every compile, extra nvcc flags) that kernel-builder's CMake adds."""
+    compile_cfg = defaults["compile"]
+    defines = [f"-D{d}" for d in compile_cfg["defines"]]
+    stable = torch_cfg.get("stable-abi")
+    if isinstance(stable, dict):
+        stable = stable.get("cuda")
+    m = re.fullmatch(r"(\d+)\.(\d+)", stable or "")
+    if m:
+        defines.append(f"-D{compile_cfg['stable-abi-define']}=0x{int(m.group(1)):02X}{int(m.group(2)):02X}000000000000ULL")
+    return defines, (list(compile_cfg["torch-nvcc-flags"]) if depends_on_torch else [])
 
 
 def gencode_flags(caps):
@@ -86,6 +130,10 @@ def main():
                     help="comma-separated subset of build.toml's cuda-capabilities")
     ap.add_argument("--layout", choices=("package", "variant"), default="package",
                     help="package: <out>/<name>/<python_name>/; variant: kernel-builder's <out>/<variant>/")
+    ap.add_argument("--cuda-version", default="",
+                    help="with --print-flags: the toolkit whose default capabilities apply (default: torch's)")
+    ap.add_argument("--print-flags", action="store_true",
+                    help="print the sources and flags as JSON and build nothing")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
 
@@ -99,15 +147,28 @@ def main():
     for rel in torch_cfg.get("include", []):
         include_dirs.append(project / rel)
 
+    defaults = builder_defaults()
+    torch_mod = None
+    if not args.print_flags:
+        try:  # imported late: --help and --print-flags work without torch
+            import torch as torch_mod
+            from torch.utils import cpp_extension
+        except ImportError as e:
+            raise SystemExit(f"build_local: building needs PyTorch in this Python ({sys.executable}): {e}")
+
     caps, cuda_flags, cxx_flags = None, None, list(torch_cfg.get("cxx-flags", []))
+    any_torch = False
     for k in kernels:
         for rel in k["src"]:
             (sources if rel.endswith((".cu", ".cpp", ".cc")) else headers).append(project / rel)
         for rel in k.get("include", []):
             include_dirs.append(project / rel)
-        kcaps = k.get("cuda-capabilities")
+        kcaps = k.get("cuda-capabilities") or None  # an empty list gets the defaults too
         if kcaps is None:
-            raise SystemExit(f"build_local: {name}: give cuda-capabilities (the builder default depends on the toolkit)")
+            if torch_mod is None and args.print_flags and not args.cuda_version:
+                raise SystemExit(f"build_local: {name}: --print-flags needs --cuda-version for a kernel without cuda-capabilities")
+            kcaps = default_caps(defaults, args.cuda_version or (torch_mod.version.cuda if torch_mod else ""))
+        any_torch = any_torch or "torch" in k.get("depends", [])
         kflags = k.get("cuda-flags", [])
         if caps is not None and (kcaps != caps or kflags != cuda_flags):
             raise SystemExit(f"build_local: {name}: kernels with different capabilities or flags are not supported here")
@@ -121,18 +182,22 @@ def main():
             raise SystemExit(f"build_local: none of {wanted} is in build.toml's {caps}")
         caps = chosen
 
+    builder_defines, torch_nvcc = builder_compile_flags(defaults, torch_cfg, any_torch)
     digest = hashlib.sha1()
     for f in sorted(set(sources + headers)) + [COMMON / "registration.h"]:
         digest.update(f.name.encode())
         digest.update(f.read_bytes())
-    digest.update(repr((caps, cuda_flags, cxx_flags)).encode())
+    digest.update(repr((caps, cuda_flags, cxx_flags, builder_defines, torch_nvcc)).encode())
     ext_name = f"_{pyname}_cuda_{digest.hexdigest()[:7]}"
 
-    try:  # imported late: --help works without torch
-        import torch
-        from torch.utils import cpp_extension
-    except ImportError as e:
-        raise SystemExit(f"build_local: building needs PyTorch in this Python ({sys.executable}): {e}")
+    if args.print_flags:
+        print(json.dumps({"name": name, "extension": ext_name, "capabilities": caps,
+                          "sources": [str(s.relative_to(project)) for s in sources],
+                          "defines": builder_defines, "cuda_flags": torch_nvcc + list(cuda_flags),
+                          "cxx_flags": cxx_flags,
+                          "include_dirs": [str(d) for d in include_dirs]}, indent=1))
+        return
+    torch = torch_mod
 
     variant = args.layout == "variant"
     if variant:
@@ -146,12 +211,16 @@ def main():
     # kernel-builder's extensions use only Python's stable ABI (hence `.abi3.so`); so does
     # registration.h's module.
     abi_flags = ["-DPy_LIMITED_API=0x03090000"] if variant else []
-    cuda_cflags = ["-std=c++17", "-O3"] + gencode_flags(caps) + list(cuda_flags)
+    # torch.utils.cpp_extension defines TORCH_API_INCLUDE_EXTENSION_H, which makes <torch/torch.h>
+    # pull in Python and pybind11; kernel-builder's CMake does not, and pybind11 does not compile
+    # against the stable ABI. Bindings that include <torch/torch.h> rely on that.
+    builder_defines = builder_defines + ["-UTORCH_API_INCLUDE_EXTENSION_H"]
+    cuda_cflags = ["-std=c++17", "-O3"] + builder_defines + gencode_flags(caps) + torch_nvcc + list(cuda_flags)
     print(f"build_local: {name}: {ext_name}, capabilities {caps}", flush=True)
     cpp_extension.load(
         name=ext_name,
         sources=[str(s) for s in sources],
-        extra_cflags=["-O3", "-std=c++17"] + abi_flags + cxx_flags,
+        extra_cflags=["-O3", "-std=c++17"] + builder_defines + abi_flags + cxx_flags,
         extra_cuda_cflags=cuda_cflags,
         extra_include_paths=[str(d) for d in include_dirs],
         build_directory=str(build_dir),

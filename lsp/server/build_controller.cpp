@@ -200,6 +200,14 @@ void BuildController::start_bench(const json& arguments, const Reply& reply, boo
   request.runner_command = optional_string_field(args, "runner").value_or(settings.bench_runner);
   if (const json* remote = optional_field(args, "remote"); remote && remote->is_boolean())
     request.force_runner = remote->get<bool>();
+  if (auto convention = optional_string_field(args, "convention")) {
+    auto parsed = runner::parse_bench_convention(*convention);
+    if (!parsed) {
+      reply.error(ErrorCode::InvalidParams, "convention must be auto, kernel-lsp or kernels, not '" + *convention + "'");
+      return;
+    }
+    request.convention = *parsed;
+  }
   std::string key = "bench " + project.string(), label = "bench " + project.filename().string();
   bool show = opened_by_user && client_.show_document;
   auto running = builds_->bench(

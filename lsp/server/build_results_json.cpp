@@ -19,6 +19,8 @@ json bench_result_json(const std::filesystem::path& project, const runner::Bench
   if (outcome.results) {
     json rows = runner::to_json(*outcome.results);
     result["results"] = rows;
+    result["convention"] = std::string(runner::bench_convention_name(outcome.convention));
+    result["failedWorkloads"] = outcome.failed_workloads;
   }
   return result;
 }

@@ -1,7 +1,9 @@
 # Written by `kernel-lsp bench` for a benchmark runner (docs/BENCH_RUNNER.md) and read by /bin/sh
 # from its standard input on the GPU machine. It unpacks the project and kernel-lsp's local
-# builder into a temporary folder, checks for torch and a GPU, builds the extension, runs
-# benchmarks/benchmark.py --json, prints the results between two marker lines and removes the
+# builder into a temporary folder, checks for torch and a GPU, builds the extension, runs the
+# benchmark in the project's convention (kernel-lsp's: benchmarks/benchmark.py --json; the
+# `kernels` library's: its Benchmark classes against kernel-builder's build/<variant>/, through
+# run_kernels_benchmarks.py), prints the results between two marker lines and removes the
 # folder. POSIX sh; needs tar and base64 (Python's are used when they are missing) and
 # ${KERNEL_LSP_PYTHON:-python3} with torch. Lines starting with "::kernel-lsp::" are for
 # kernel-lsp: stages for its progress, what the machine is, and the results' markers.
@@ -13,6 +15,7 @@ exec </dev/null
 set -u
 kl_py=${KERNEL_LSP_PYTHON:-python3}
 kl_name=@KL_PROJECT_NAME@
+kl_convention=@KL_CONVENTION@
 
 kl_say() { printf '::kernel-lsp:: %s\n' "$*"; }
 kl_fail() {
@@ -50,7 +53,7 @@ kl_unpack "$kl_work/tools.tar.gz" "$kl_work/kl" && kl_unpack "$kl_work/project.t
   kl_fail 2 "cannot unpack the project"
 
 kl_say "stage checking the machine"
-"$kl_py" "$kl_work/kl/probe_machine.py" "$kl_project/build.toml" >"$kl_work/probe.json"
+"$kl_py" "$kl_work/kl/runner/scripts/probe_machine.py" "$kl_project/build.toml" >"$kl_work/probe.json"
 kl_status=$?
 kl_say "machine $(cat "$kl_work/probe.json")"
 [ "$kl_status" -eq 0 ] || kl_fail "$kl_status" "this machine cannot run the benchmark (the probe above says why)"
@@ -59,14 +62,22 @@ kl_caps=$(kl_field build_caps)
 kl_package=$(kl_field name)
 set --
 if [ -z "${KERNELS_CUDA_CAPS:-}" ] && [ -n "$kl_caps" ]; then set -- --caps "$kl_caps"; fi
+if [ "$kl_convention" = kernels ]; then set -- "$@" --layout variant; fi
 kl_say "stage building the extension"
-"$kl_py" "$kl_work/kl/tools/build_local.py" "$kl_project" --out "$kl_work/build" "$@" ||
+"$kl_py" "$kl_work/kl/kernels/tools/build_local.py" "$kl_project" --out "$kl_work/build" "$@" ||
   kl_fail $? "building the extension failed"
 
 kl_say "stage running the benchmark"
-PYTHONPATH="$kl_work/build/${kl_package:-$kl_name}${PYTHONPATH:+:$PYTHONPATH}" \
-  "$kl_py" "$kl_project/benchmarks/benchmark.py" --json "$kl_work/results.json" ||
-  kl_fail $? "the benchmark failed"
+if [ "$kl_convention" = kernels ]; then
+  kl_python_name=$(printf '%s' "${kl_package:-$kl_name}" | tr '-' '_')
+  "$kl_py" "$kl_work/kl/runner/scripts/run_kernels_benchmarks.py" "$kl_project" --kernel "$kl_work/build" \
+    --package "$kl_python_name" --json "$kl_work/results.json" ||
+    kl_fail $? "the benchmark failed"
+else
+  PYTHONPATH="$kl_work/build/${kl_package:-$kl_name}${PYTHONPATH:+:$PYTHONPATH}" \
+    "$kl_py" "$kl_project/benchmarks/benchmark.py" --json "$kl_work/results.json" ||
+    kl_fail $? "the benchmark failed"
+fi
 [ -s "$kl_work/results.json" ] || kl_fail 1 "the benchmark wrote no results"
 
 kl_say "results begin"

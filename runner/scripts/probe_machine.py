@@ -11,8 +11,9 @@ Prints one JSON object on one line:
      "triton": "3.6.0", "name": "rmsnorm", "build_caps": "9.0"}
 
 "name" is build.toml's [general] name (the builder's output folder); "build_caps" the
-capabilities of build.toml that this GPU runs natively ("9.0", "9.0a"), for the builder's
---caps, or "" when none matches (then everything is built). Exit 0: ready; 3: torch is not
+capabilities of build.toml that this GPU runs natively ("9.0", "9.0a"; the GPU's own for a CUDA
+kernel that lists none, as kernel-builder's default lists hold each major.minor), for the
+builder's --caps, or "" when none matches (then everything is built). Exit 0: ready; 3: torch is not
 importable; 4: torch sees no CUDA GPU. The reason is also printed on stderr, for people.
 Standard library and torch only.
 """
@@ -35,7 +36,12 @@ def project_facts(build_toml, capability):
     if capability:
         listed = set()
         for kernel in cfg.get("kernel", {}).values():
-            for cap in kernel.get("cuda-capabilities", []):
+            if kernel.get("backend", "cuda") != "cuda":
+                continue
+            caps = kernel.get("cuda-capabilities") or []
+            if not caps:  # kernel-builder's defaults for the toolkit, which list each major.minor
+                listed.add(capability)
+            for cap in caps:
                 base = cap.removesuffix("+PTX")
                 if base.rstrip("af") == capability:
                     listed.add(base)

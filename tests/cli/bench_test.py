@@ -170,14 +170,23 @@ class Runner(unittest.TestCase):
 FAKE_TORCH = {
     "torch/__init__.py": (
         "__version__ = '0.0-standin'\n"
-        "from . import cuda, version, utils  # noqa: F401\n"),
+        "from . import cuda, version, utils  # noqa: F401\n"
+        "class Tensor(list):\n"
+        "    @property\n"
+        "    def shape(self):\n        return (len(self),)\n"
+        "def allclose(a, b, atol=1e-8):\n"
+        "    return len(a) == len(b) and all(abs(x - y) <= atol for x, y in zip(a, b))\n"
+        "def manual_seed(seed):\n    pass\n"),
     "torch/version.py": "cuda = '13.0'\n",
     "torch/cuda.py": (
         "import types\n"
         "def is_available():\n    return True\n"
         "def get_device_capability(i=0):\n    return (9, 0)\n"
         "def get_device_properties(i=0):\n"
-        "    return types.SimpleNamespace(name='Stand-in GPU', multi_processor_count=4, total_memory=2**30)\n"),
+        "    return types.SimpleNamespace(name='Stand-in GPU', multi_processor_count=4, total_memory=2**30,\n"
+        "                                 major=9, minor=0)\n"
+        "def synchronize():\n    pass\n"
+        "def manual_seed_all(seed):\n    pass\n"),
     "torch/utils/__init__.py": "",
     "torch/utils/cpp_extension.py": (
         "import os\n"
@@ -204,10 +213,28 @@ DEMO_PROJECT = {
 }
 
 
+# The same project with its benchmark written to the `kernels` library's convention: Benchmark
+# classes, run by runner/scripts/run_kernels_benchmarks.py against the variant the builder wrote.
+KERNELS_DEMO_PROJECT = dict(DEMO_PROJECT)
+KERNELS_DEMO_PROJECT.update({
+    "torch-ext/demo/__init__.py": "def double(xs):\n    return [2 * x for x in xs]\n",
+    "benchmarks/benchmark.py": (
+        "import torch\n"
+        "from kernels.benchmark import Benchmark\n\n\n"
+        "class DemoWorkloads(Benchmark):\n"
+        "    def setup(self):\n        self.x = torch.Tensor([1.0, 2.0, 3.0])\n"
+        "    def benchmark_double(self):\n        self.out = torch.Tensor(self.kernel.double(self.x))\n"
+        "    def verify_double(self):\n        return torch.Tensor([2.0, 4.0, 6.0])\n"
+        "    def benchmark_broken(self):\n        raise RuntimeError('demo kernel failed')\n"),
+})
+
+
 class StandInTorch(unittest.TestCase):
+    PROJECT = DEMO_PROJECT
+
     def setUp(self):
         self.dir = Path(tempfile.mkdtemp(prefix="kl_bench_standin_"))
-        for tree, files in (("torch-standin", FAKE_TORCH), ("demo", DEMO_PROJECT)):
+        for tree, files in (("torch-standin", FAKE_TORCH), ("demo", self.PROJECT)):
             for rel, text in files.items():
                 path = self.dir / tree / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -247,6 +274,51 @@ class StandInTorch(unittest.TestCase):
         self.check_report(proc, "through the runner `sh`")
         self.assertFalse((self.dir / "build").exists(), "a runner builds in its own folder")
         self.assertEqual(entries(self.tmp), [], "the script must remove its temporary folder")
+
+
+class StandInTorchKernelsConvention(StandInTorch):
+    """`--convention kernels` (and `auto`, as the project has no kernel-lsp benchmark) locally and
+    through a runner: the variant is built into <project>/build/, the Benchmark classes run, the
+    report has one row per workload against its reference, and ours' failed workload makes the
+    exit code 1 after the report is written."""
+
+    PROJECT = KERNELS_DEMO_PROJECT
+
+    def check_kernels_report(self, proc, where):
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("1 benchmark(s) of the project's kernel failed", proc.stderr)
+        self.assertIn("stand-in load: -gencode=arch=compute_90,code=sm_90", proc.stdout)
+        self.assertIn("DemoWorkloads.double:", proc.stdout)
+        text = (self.project / "benchmarks" / "reports" / "report.md").read_text()
+        self.assertIn("## DemoWorkloads", text)
+        self.assertIn("| double |", text)
+        self.assertIn("reference", text)
+        self.assertIn("RuntimeError: demo kernel failed", text)
+        self.assertIn(where, text)
+
+    def test_local_run_builds_the_variant_and_runs_the_classes(self):
+        proc = run(self.project, "--convention", "kernels", env=self.env)
+        self.check_kernels_report(proc, "locally")
+        variants = entries(self.project / "build")
+        self.assertEqual(len([v for v in variants if v.startswith("torch00-cxx11-cu130-")]), 1, variants)
+
+    def test_auto_picks_the_kernels_convention_through_a_runner(self):
+        proc = run(self.project, "--remote", "--runner", "sh", env=self.env)
+        self.check_kernels_report(proc, "through the runner `sh`")
+        self.assertFalse((self.project / "build").exists(), "a runner builds in its own folder")
+        self.assertEqual(entries(self.tmp), [], "the script must remove its temporary folder")
+
+    def test_asking_for_kernel_lsp_convention_names_what_it_needs(self):
+        proc = run(self.project, "--convention", "kernel-lsp", env=self.env)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("benchmarks/benchmark.py taking --json", proc.stderr)
+        proc = run(self.project, "--convention", "nvbench", env=self.env)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("--convention must be auto, kernel-lsp or kernels", proc.stderr)
+
+    # the base class's kernel-lsp-convention cases do not apply to this project
+    test_local_run_builds_runs_and_reports = None
+    test_runner_script_round_trip_through_sh = None
 
 
 class FromJson(unittest.TestCase):

@@ -21,7 +21,14 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
-import adaln  # noqa: E402
+try:  # the package the builder wrote, on PYTHONPATH for kernel-lsp's own runs
+    import adaln  # noqa: E402
+except ImportError:  # loaded by `kernels benchmark`, which runs only the Benchmark classes below
+    adaln = None
+try:  # the kernels library's benchmark convention (`kernels benchmark`, `kernel-lsp bench --convention kernels`)
+    from kernels.benchmark import Benchmark  # noqa: E402
+except ImportError:  # kernel-lsp's own runs do not need it
+    Benchmark = object
 
 EPS = 1e-6
 VARIANTS = os.environ.get("KBENCH_VARIANTS", "1") == "1"
@@ -118,6 +125,27 @@ def run(rec: Recorder, quick=False):
             del a
         rec.rematch()  # close calls, while their tensors are alive
         del x
+
+
+class AdaLNWorkloads(Benchmark):
+    """The kernels library's convention (setup / benchmark_* / verify_*): RMS AdaLN with
+    per-sample scale and shift at LTX-Video's 2 x 7,392 x 2,048, fp16, against diffusers' chain
+    computed in fp32 and rounded once."""
+
+    seed = 42
+
+    def setup(self):
+        b, s, d, dt = 2, 7392, 2048, torch.float16
+        self.x = torch.randn(b, s, d, device=self.device, dtype=dt)
+        self.scale = (0.1 * torch.randn(b, 1, d, device=self.device)).to(dt)
+        self.shift = (0.1 * torch.randn(b, 1, d, device=self.device)).to(dt)
+        self.out = torch.empty_like(self.x)
+
+    def benchmark_ltx_per_sample(self):
+        self.kernel.adaln(self.x, self.scale, self.shift, EPS, "rms", out=self.out)
+
+    def verify_ltx_per_sample(self):
+        return rms_mod(self.x.float(), self.scale.float(), self.shift.float(), EPS).to(self.x.dtype)
 
 
 def main():

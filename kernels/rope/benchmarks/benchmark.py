@@ -22,7 +22,14 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
-import rope  # noqa: E402
+try:  # the package the builder wrote, on PYTHONPATH for kernel-lsp's own runs
+    import rope  # noqa: E402
+except ImportError:  # loaded by `kernels benchmark`, which runs only the Benchmark classes below
+    rope = None
+try:  # the kernels library's benchmark convention (`kernels benchmark`, `kernel-lsp bench --convention kernels`)
+    from kernels.benchmark import Benchmark  # noqa: E402
+except ImportError:  # kernel-lsp's own runs do not need it
+    Benchmark = object
 
 VARIANTS = os.environ.get("KBENCH_VARIANTS", "1") == "1"
 
@@ -139,6 +146,33 @@ def run(rec: Recorder, quick=False):
             rec.measure(op, shape, "compile", lambda: compiled(ltx_full)(q, k, grid, freqs), mb)
             rec.rematch()  # close calls, while their tensors are alive
             del q, k, cos, sin
+
+
+class RopeWorkloads(Benchmark):
+    """The kernels library's convention (setup / benchmark_* / verify_*): Qwen3-8B's q and k
+    (32 and 8 heads of 128) at 4,096 tokens, fp16, in place with transformers' per-token cos/sin;
+    q is compared with transformers' apply_rotary_pos_emb of the same q (k is rotated alike)."""
+
+    seed = 42
+
+    def setup(self):
+        t, dt = 4096, torch.float16
+        self.q0 = torch.randn(1, t, 32, 128, device=self.device, dtype=dt)
+        self.k0 = torch.randn(1, t, 8, 128, device=self.device, dtype=dt)
+        self.q, self.k = self.q0.clone(), self.k0.clone()
+        cache = self.kernel.build_cos_sin_cache(40960, 128, 1e6, device=self.device)[:t]
+        self.cos = torch.cat([cache[:, :64], cache[:, :64]], -1)[None].to(dt)
+        self.sin = torch.cat([cache[:, 64:], cache[:, 64:]], -1)[None].to(dt)
+        self.out = self.q
+
+    def benchmark_qwen3(self):
+        self.kernel.rope_neox_cos_sin(self.q, self.k, self.cos, self.sin)  # in place: rotates again each call
+
+    def verify_qwen3(self):
+        # self.q holds one rotation of q0 when the runner compares (benchmark_qwen3 ran once)
+        q, _ = hf_apply_rotary_pos_emb(self.q0.float().transpose(1, 2), self.k0.float().transpose(1, 2),
+                                       self.cos.float(), self.sin.float())
+        return q.transpose(1, 2).to(self.q0.dtype)
 
 
 def main():

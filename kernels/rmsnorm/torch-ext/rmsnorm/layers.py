@@ -23,6 +23,11 @@ def _norm(x: torch.Tensor, weight, eps: float, double_rounding: bool) -> torch.T
 class RMSNorm(nn.Module):
     """Llama/Qwen3 RMSNorm: ``weight * (x * rstd).to(dtype)`` (double rounding)."""
 
+    # For `kernelize`: the ops have shape functions (see __init__.py), so torch.compile traces
+    # through them; they have no autograd formula, so no training.
+    can_torch_compile = True
+    has_backward = False
+
     def forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
         return _norm(hidden_states, self.weight, self.variance_epsilon, True)
 
@@ -33,6 +38,9 @@ class Qwen3RMSNorm(RMSNorm):
 
 class SingleRoundingRMSNorm(nn.Module):
     """RMSNorm with one rounding at the end (like torch.nn.functional.rms_norm)."""
+
+    can_torch_compile = True
+    has_backward = False
 
     def forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
         eps = getattr(self, "variance_epsilon", None)

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""End to end through the Hugging Face `kernels` library: a 4-layer Qwen3 with the 8B geometry
+(hidden 4096, 32/8 heads, head_dim 128, intermediate 12288), random weights from a config (no
+download), bf16, prefill, run four ways in the same process:
+
+  eager                 transformers' modules
+  kernelized            kernels.kernelize(model, mode=INFERENCE): our RMSNorm layer
+                        (kernels/rmsnorm, built into kernel-builder's build/<variant>/) replaces
+                        the forward of every Qwen3RMSNorm (input/post-attention, q/k, final norm)
+  compile               torch.compile(model, dynamic=False)
+  kernelized + compile  kernelize(mode=INFERENCE | TORCH_COMPILE), then torch.compile
+
+Each forward is timed with CUDA events (median of at least 20 calls and 0.5 s), the four modes
+alternating over three rounds; a mode's time is the median of its rounds. Per compiled mode and
+length: graphs compiled by the first call, graph breaks, and graphs compiled again by the timed
+calls (recompiles). Outputs are checked: kernelized against eager, kernelized + compile against
+compile (relative error of the logits). With --explain, torch._dynamo.explain's graph breaks of
+the kernelized model with their stacks. With --profile T, the GPU time per kernel of
+both compiled modes at T tokens, to show where they differ.
+
+    PYTHONPATH=<kernels library source> python bench/kernels/e2e_qwen3_kernelize.py \\
+        --kernel kernels/rmsnorm --json OUT.json [--tokens 128,512,2048,8192] [--profile 2048]
+
+--kernel is the project folder whose build/<variant>/ `kernel-lsp build --variant` wrote.
+"""
+
+import argparse
+import copy
+import importlib
+import importlib.metadata
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+MODES = ("eager", "kernelized", "compile", "kernelized_compile")
+
+
+def import_kernels():
+    """The `kernels` library from PYTHONPATH; a source checkout needs package metadata for its
+    version, so a minimal dist-info stands in for an installed package where none is found."""
+    try:
+        return importlib.import_module("kernels")
+    except importlib.metadata.PackageNotFoundError:
+        site = Path(tempfile.mkdtemp(prefix="kernels-site-"))
+        info = site / "kernels-0.13.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kernels\nVersion: 0.13.0\n")
+        sys.path.insert(0, str(site))
+        for name in [m for m in sys.modules if m == "kernels" or m.startswith("kernels.")]:
+            del sys.modules[name]
+        return importlib.import_module("kernels")
+
+
+def build_model(vocab):
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+
+    cfg = Qwen3Config(
+        vocab_size=vocab, hidden_size=4096, intermediate_size=12288, num_hidden_layers=4,
+        num_attention_heads=32, num_key_value_heads=8, head_dim=128, rms_norm_eps=1e-6,
+        rope_theta=1e6, max_position_embeddings=40960, tie_word_embeddings=False,
+    )
+    cfg._attn_implementation = "sdpa"
+    torch.manual_seed(0)
+    with torch.device("cuda"):
+        model = Qwen3ForCausalLM(cfg)
+    return model.to(torch.bfloat16).eval()
+
+
+def norm_class():
+    from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
+
+    return Qwen3RMSNorm
+
+
+def kernelized_copy(kernels, model, kernel_dir, mode):
+    """A deep copy of `model` with our RMSNorm layer kernelized in for `mode`."""
+    repo = kernels.LocalLayerRepository(repo_path=kernel_dir, package_name="rmsnorm", layer_name="RMSNorm")
+    mapping = {"RMSNorm": {"cuda": {kernels.Mode.INFERENCE: repo,
+                                    kernels.Mode.INFERENCE | kernels.Mode.TORCH_COMPILE: repo}}}
+    clone = copy.deepcopy(model)
+    with kernels.use_kernel_mapping(mapping, inherit_mapping=False):
+        kernels.kernelize(clone, mode=mode, device="cuda", use_fallback=False)
+    swapped = sum(1 for m in clone.modules() if isinstance(m, norm_class()) and "forward" in m.__dict__)
+    return clone, swapped
+
+
+def time_ms(fn, min_calls=20, min_seconds=0.5):
+    """Median of per-call CUDA-event times, after three warm-up calls."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times, start_wall = [], time.perf_counter()
+    while len(times) < min_calls or time.perf_counter() - start_wall < min_seconds:
+        begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        begin.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(begin.elapsed_time(end))
+    return statistics.median(times)
+
+
+def dynamo_counts():
+    from torch._dynamo.utils import counters
+
+    return {"graphs": int(counters["stats"]["unique_graphs"]),
+            "graph_breaks": int(sum(counters["graph_break"].values())),
+            "break_reasons": sorted(counters["graph_break"].keys())[:10]}
+
+
+def gpu_kernel_times(fn, calls=5):
+    """GPU time per call of each kernel `fn` launches, largest first."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    per_kernel = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            per_kernel[event.name] = per_kernel.get(event.name, 0.0) + event.device_time / calls
+    total = sum(per_kernel.values())
+    top = sorted(per_kernel.items(), key=lambda kv: -kv[1])[:25]
+    return {"total_us": round(total, 1), "kernels": [{"name": n[:160], "us": round(us, 1)} for n, us in top]}
+
+
+def explain_breaks(model, ids):
+    """torch._dynamo.explain's graph breaks of `model`'s forward: reason and innermost frames."""
+    explained = torch._dynamo.explain(model)(input_ids=ids, use_cache=False)
+    breaks = []
+    for reason in explained.break_reasons:
+        frames = [f"{f.filename}:{f.lineno} {f.name}" for f in (reason.user_stack or [])[-4:]]
+        breaks.append({"reason": str(reason.reason)[:300], "stack": frames})
+    return {"graphs": explained.graph_count, "breaks": breaks}
+
+
+def relative_error(a, b):
+    a, b = a.float(), b.float()
+    return ((a - b).norm() / b.norm()).item()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernel", type=Path, required=True, help="kernels/rmsnorm, with build/<variant>/ in it")
+    ap.add_argument("--json", type=Path, required=True)
+    ap.add_argument("--tokens", default="128,512,2048,8192")
+    ap.add_argument("--vocab", type=int, default=32000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--profile", type=int, default=0, help="profile both compiled modes at this many tokens")
+    ap.add_argument("--explain", action="store_true",
+                    help="torch._dynamo.explain of the kernelized model at the first length: each graph break with its stack")
+    args = ap.parse_args()
+
+    import torch._dynamo
+
+    kernels = import_kernels()
+    cls = norm_class()
+    decorated = getattr(cls, "kernel_layer_name", None)
+    if decorated is None:  # transformers' integration is off without an installed `kernels`
+        kernels.replace_kernel_forward_from_hub(cls, "RMSNorm")
+    cfg = torch._dynamo.config
+    cfg.cache_size_limit = max(cfg.cache_size_limit, 64)
+
+    base = build_model(args.vocab)
+    kernel_dir = args.kernel.resolve()
+    kern, swapped = kernelized_copy(kernels, base, kernel_dir, kernels.Mode.INFERENCE)
+    kern_tc, swapped_tc = kernelized_copy(kernels, base, kernel_dir,
+                                          kernels.Mode.INFERENCE | kernels.Mode.TORCH_COMPILE)
+    models = {"eager": base, "kernelized": kern,
+              "compile": torch.compile(base, dynamic=False),
+              "kernelized_compile": torch.compile(kern_tc, dynamic=False)}
+    results = {"command": " ".join([sys.executable] + sys.argv), "torch": torch.__version__,
+               "gpu": torch.cuda.get_device_name(0), "geometry": "Qwen3-8B, 4 layers", "vocab": args.vocab,
+               "kernels_library": getattr(kernels, "__version__", "?"),
+               "transformers_marks_rmsnorm": decorated is not None,
+               "norms_kernelized": swapped, "norms_kernelized_for_compile": swapped_tc,
+               "norm_modules": sum(1 for m in base.modules() if isinstance(m, cls)), "rows": []}
+    print(json.dumps({k: v for k, v in results.items() if k != "rows"}), flush=True)
+
+    with torch.inference_mode():
+        for t in [int(x) for x in args.tokens.split(",")]:
+            ids = torch.randint(0, args.vocab, (1, t), device="cuda")
+            row = {"tokens": t}
+            logits = {}
+            for mode in MODES:
+                # the first call, with the same arguments as the timed ones: compiles the graph
+                torch._dynamo.utils.counters.clear()
+                started = time.perf_counter()
+                logits[mode] = models[mode](input_ids=ids, use_cache=False).logits.float()
+                torch.cuda.synchronize()
+                if "compile" in mode:
+                    row[f"{mode}_first_call_s"] = round(time.perf_counter() - started, 2)
+                    row[f"{mode}_dynamo"] = dynamo_counts()
+            if args.explain and t == int(args.tokens.split(",")[0]):
+                results["graph_breaks_kernelized"] = explain_breaks(kern_tc, ids)
+            rounds = {mode: [] for mode in MODES}
+            for _ in range(args.rounds):
+                for mode in MODES:
+                    if "compile" in mode:
+                        torch._dynamo.utils.counters.clear()
+                    m = models[mode]
+                    rounds[mode].append(time_ms(lambda: m(input_ids=ids, use_cache=False).logits))
+                    if "compile" in mode:
+                        row[f"{mode}_dynamo"]["recompiles"] = (row[f"{mode}_dynamo"].get("recompiles", 0)
+                                                              + dynamo_counts()["graphs"])
+            for mode in MODES:
+                row[f"{mode}_ms"] = round(statistics.median(rounds[mode]), 4)
+                row[f"{mode}_rounds_ms"] = [round(x, 4) for x in rounds[mode]]
+            row["kernelized_vs_eager"] = round(row["eager_ms"] / row["kernelized_ms"], 4)
+            row["kernelized_compile_vs_compile"] = round(row["compile_ms"] / row["kernelized_compile_ms"], 4)
+            row["compile_vs_eager"] = round(row["eager_ms"] / row["compile_ms"], 4)
+            row["logits_rel_err_kernelized_vs_eager"] = relative_error(logits["kernelized"], logits["eager"])
+            row["logits_rel_err_kernelized_compile_vs_compile"] = relative_error(logits["kernelized_compile"],
+                                                                                 logits["compile"])
+            if t == args.profile:
+                row["profile"] = {mode: gpu_kernel_times(lambda m=models[mode]: m(input_ids=ids, use_cache=False).logits)
+                                  for mode in ("compile", "kernelized_compile")}
+            results["rows"].append(row)
+            print(json.dumps({k: v for k, v in row.items() if k != "profile"}), flush=True)
+            del logits
+    args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
