@@ -50,6 +50,7 @@ void AccessInterpreter::Impl::reset() {
   next_of_sequence.clear();
   first_iteration.clear();
   parameter_bases.clear();
+  parameter_elements.clear();
   parameter_names.clear();
   geometric_candidates.clear();
   hazards_seen.clear();
@@ -203,6 +204,9 @@ void AccessInterpreter::Impl::bind_parameters(const clang::FunctionDecl& f, Env&
                         informative ? note : "assumed " + std::to_string(alignment) + "-byte aligned, as a kernel pointer parameter");
       v = Value::pointer(id, Poly());
       parameter_bases.insert(id);
+      clang::QualType pointee = t->getPointeeType();
+      if (auto size = pointee.isNull() ? std::nullopt : type_size(pointee))
+        parameter_elements[id] = {*size, pointee.getUnqualifiedType().getAsString(policy)};
     } else if (t->isReferenceType()) {
       v = Value::none();
     } else if (t->isIntegralOrEnumerationType() || t->isDependentType()) {

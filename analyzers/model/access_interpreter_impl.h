@@ -209,6 +209,13 @@ struct AccessInterpreter::Impl {
   std::map<AtomId, Poly> first_iteration;
   // The function's parameters: the bases of its pointers, and every parameter's name by position.
   std::set<int> parameter_bases;
+  // The element type of each pointer parameter's base, where its size is known (`float` of
+  // `const float* in`): the unit its counts are written in.
+  struct ParameterElement {
+    int64_t size = 0;
+    std::string type;
+  };
+  std::map<int, ParameterElement> parameter_elements;
   // What the condition assume() is reading bounds (Env::conditioned): its dimensions, or
   // something it could not read (then all three).
   uint8_t assumed_dimensions = 0;
@@ -483,6 +490,8 @@ struct AccessInterpreter::Impl {
   void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   // A global access that walks a row with an inclusive loop bound equal to the row's length.
   void note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  // A vector access whose path tests only its first element against a count parameter.
+  void note_vector_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   void note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args, Env& env,
                          LaunchObservation& obs);
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,

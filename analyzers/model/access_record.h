@@ -68,6 +68,16 @@ struct RowOverrun {
   std::string row;       // "blockIdx.x"
 };
 
+// A vector access (`reinterpret_cast<const float4*>(in)[v]`, a `Pack<bf16, 8>` load) whose path
+// tests only that the vector's first element is below the count (`4 * v < n`): when the count is
+// not a multiple of the vector's length, the last vector reaches past element count - 1.
+struct VectorTail {
+  int64_t span = 0;          // elements per access (4 floats of a float4)
+  int64_t element_size = 0;  // bytes of one element of the parameter's type
+  std::string element_type;  // "float"
+  std::string count;         // "n"
+};
+
 struct MemoryAccess {
   Location location;                // the access expression: `in[i]`, `*p`, `p->x`, `__ldg(p + i)`
   std::string function;             // the function the expression is written in
@@ -128,6 +138,7 @@ struct MemoryAccess {
   // path), at element `first thread past the count + past_count` of a kernel parameter.
   std::optional<TailReach> tail;
   std::optional<RowOverrun> row_overrun;
+  std::optional<VectorTail> vector_tail;
 
   // Alignment (vector accesses).
   bool vector_access = false;             // a vector type, or a cast to a more-aligned type

@@ -162,6 +162,7 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
   if (base.space == MemorySpace::Global && size && *size > 0) {
     note_tail(address.base, offset, *size, env, m);
     note_row_overrun(address.base, offset, *size, env, m);
+    note_vector_tail(address.base, offset, *size, env, m);
   }
   if (!field_of.empty()) describe_element(e, address, m);
   if (base.space == MemorySpace::Shared && width > 0)
@@ -342,97 +343,6 @@ void AccessInterpreter::Impl::estimate_first_iteration(const WarpQuery& q, WarpE
     }
   }
   w = best;
-}
-
-// An access of a kernel pointer parameter at the thread's index along a dimension the launches
-// round up, times a row length, plus what only grows (`out[i]`, `in[i + 1]`, `out[r * cols + c]`
-// with r the rounded dimension's index), on a path no condition on that dimension decides: the
-// last block's threads past the count make it too, at `stride * count` or beyond.
-namespace {
-
-// `p` is one kernel parameter, as written (`cols`, not `2 * cols` or `cols + 1`): its atom.
-std::optional<AtomId> single_parameter(const Poly& p, const AtomTable& atoms) {
-  const auto& terms = p.terms();
-  if (terms.size() != 1 || terms[0].coefficient != 1 || terms[0].atoms.size() != 1) return std::nullopt;
-  if (atoms[terms[0].atoms[0]].kind != AtomKind::Parameter) return std::nullopt;
-  return terms[0].atoms[0];
-}
-
-// Every term of `p` is non-negative: positive coefficients over thread and block indices, block
-// sizes and parameters (sizes and counts), so `p` can only push an index further.
-bool only_grows(const Poly& p, const AtomTable& atoms) {
-  for (const Term& t : p.terms()) {
-    if (t.coefficient <= 0) return false;
-    for (AtomId a : t.atoms) {
-      AtomKind kind = atoms[a].kind;
-      if (kind != AtomKind::ThreadIdx && kind != AtomKind::BlockIdx && kind != AtomKind::BlockDim &&
-          kind != AtomKind::Parameter)
-        return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
-void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env,
-                                               MemoryAccess& m) const {
-  if (inclusive_bounds.empty() || !parameter_bases.count(base)) return;
-  auto elements = offset.divided_exactly(size);
-  if (!elements) return;
-  for (const auto& [k, b] : inclusive_bounds) {
-    // Straight in the loop's body (no test between the loop's head and the access), one element
-    // per iteration.
-    if (!elements->mentions(k) || env.conditioned != b.conditioned) continue;
-    if (elements->derivative(k).constant_value() != 1) continue;
-    // The bound is one parameter, the row's length, and the index is `row * bound + variable`.
-    std::optional<AtomId> length = single_parameter(b.bound, atoms);
-    if (!length) continue;
-    auto last = elements->substituted(k, b.atom_last);
-    auto past = last ? last->minus(b.bound) : std::nullopt;
-    auto row = past ? past->divided_by_atom(*length) : std::nullopt;
-    if (!row || row->is_constant() || row->mentions(k)) continue;
-    if (!only_grows(*row, atoms)) continue;  // the row index: thread and block indices, parameters
-    m.row_overrun = RowOverrun{b.variable, atoms.print(b.bound), atoms.print(*row)};
-    return;
-  }
-}
-
-void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t size, const Env& env,
-                                        MemoryAccess& m) const {
-  if (!launch_facts || !parameter_bases.count(base)) return;
-  auto elements = offset.divided_exactly(size);
-  if (!elements) return;
-  for (int d = 0; d < 3; ++d) {
-    const RoundedGrid& r = launch_facts->rounded[d];
-    if (env.conditioned & (1u << d)) continue;
-    if (r.block == 0 || !launch_facts->block[d] || int64_t{*launch_facts->block[d]} != r.block) continue;
-    auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
-    if (!block_index || thread[d] == UINT32_MAX) continue;
-    // The index's stride: a positive constant, or one kernel parameter (a row's length).
-    Poly stride = elements->derivative(thread[d]);
-    bool constant_stride = stride.constant_value().value_or(0) > 0;
-    bool parameter_stride = single_parameter(stride, atoms).has_value();
-    if (!constant_stride && !parameter_stride) continue;
-    auto index = Poly::atom(*block_index, r.block).plus(Poly::atom(thread[d]));
-    auto scaled = index ? index->times(stride) : std::nullopt;
-    auto rest = scaled ? elements->minus(*scaled) : std::nullopt;
-    if (!rest || rest->mentions(thread[d]) || rest->mentions(*block_index)) continue;
-    if (!only_grows(*rest, atoms)) continue;  // what is added to the thread's index
-    TailReach t;
-    t.dimension = d;
-    t.block = r.block;
-    if (rest->is_constant()) t.past_count = rest->constant_term();
-    else t.past_count = -1;
-    if (!constant_stride || *stride.constant_value() != 1) t.stride = atoms.print(stride);
-    t.count = r.count;
-    t.count_value = r.count_value;
-    if (r.parameter >= 0 && static_cast<size_t>(r.parameter) < parameter_names.size())
-      t.parameter = parameter_names[r.parameter];
-    t.launch = r.launch;
-    m.tail = std::move(t);
-    return;
-  }
 }
 
 // The warp estimator's verdict for a global access (sectors) or a shared one (bank wavefronts),

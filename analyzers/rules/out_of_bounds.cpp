@@ -1,6 +1,8 @@
 // out-of-bounds: a global load or store that the last block of a rounded-up grid makes past the
-// count the grid was rounded from; and one that a loop bound off by one (`c <= cols` over a row
-// `cols` long) makes past its row. A launch of `(n + 255) / 256` blocks of 256 threads has
+// count the grid was rounded from; one that a loop bound off by one (`c <= cols` over a row
+// `cols` long) makes past its row; and a vector access (float4, a pack of 8 bf16) whose path tests
+// only the vector's first element against the count (`if (4 * v < n)`), which the last vector
+// crosses when the count is not a multiple of the vector's length. A launch of `(n + 255) / 256` blocks of 256 threads has
 // threads whose index (blockIdx.x * blockDim.x + threadIdx.x) reaches n whenever 256 does not
 // divide n; an access at that index on a path no condition on that dimension decides (no
 // `if (i < n)`, no early return, no loop bound, no clamp) is made by those threads too.
@@ -27,8 +29,8 @@ extern const Rule kOutOfBoundsRule;  // listed in rule_catalog.cpp
 const Rule kOutOfBoundsRule = {
     .id = "out-of-bounds",
     .default_severity = Severity::Warning,
-    .summary = "a global load/store that the last block of a rounded-up grid makes past its count, or a loop "
-               "bound off by one past its row",
+    .summary = "a global load/store that the last block of a rounded-up grid makes past its count, a loop "
+               "bound off by one past its row, or a vector whose first element alone is tested against the count",
     .guidance_page = "references/rules/out-of-bounds.md",
     .source_check = &check_out_of_bounds,
 };
@@ -106,19 +108,43 @@ Finding make_row_overrun(const MemoryAccess& a, const std::vector<std::string>& 
   return f;
 }
 
+// A vector access that tests only its first element (`if (4 * v < n)` around a float4 of `in`).
+Finding make_vector_tail(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  const VectorTail& v = *a.vector_tail;
+  bool compound = v.count.find_first_of(" +-*/%") != std::string::npos;
+  std::string n = compound ? "(" + v.count + ")" : v.count;
+  std::string span = std::to_string(v.span), past = std::to_string(v.span - 1);
+  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "writes" : "reads";
+  std::string msg = "out-of-bounds " + std::string(a.is_store ? "store to" : "load from") + " `" + a.base_name +
+                    "` when " + n + " % " + span + " != 0: this access " + what + " " + span + " " + v.element_type +
+                    " elements at once (" + std::to_string(v.span * v.element_size) + " bytes), but its path tests "
+                    "only that the first of them is below " + v.count + ", so the thread whose vector starts in the "
+                    "last " + past + " elements " + what + " up to " + past + " elements past the end of a buffer of " +
+                    v.count + " elements. Test the vector's last element (`first + " + past + " < " +
+                    v.count + "`) and finish the remaining elements one at a time, or check that " + span +
+                    " divides " + v.count + " where the kernel is launched (e.g. `TORCH_CHECK(" + n + " % " + span +
+                    " == 0)`).";
+  msg += kernels_suffix(a, kernels);
+  Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  add_call_chain(a, f);
+  return f;
+}
+
 // One finding per access place and kind; the first record of the place stands for it.
 void check_out_of_bounds(const SourceInput& input, std::vector<Finding>& out) {
-  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> tails, overruns;
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> tails, overruns, vectors;
   auto first = [](const MemoryAccess&, const MemoryAccess&) { return false; };
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (a.tail) note_kernel(a, tails.offer(place_of(a), a, first).extra);
       else if (a.row_overrun) note_kernel(a, overruns.offer(place_of(a), a, first).extra);
+      else if (a.vector_tail) note_kernel(a, vectors.offer(place_of(a), a, first).extra);
     }
   }
   for (const auto& entry : tails.entries()) out.push_back(make(*entry.worst, entry.extra));
   for (const auto& entry : overruns.entries()) out.push_back(make_row_overrun(*entry.worst, entry.extra));
+  for (const auto& entry : vectors.entries()) out.push_back(make_vector_tail(*entry.worst, entry.extra));
 }
 
 }  // namespace

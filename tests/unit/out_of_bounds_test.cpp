@@ -234,3 +234,66 @@ TEST_CASE("inclusive loops that stay inside their rows or their buffers are sile
       "}\n");
   CHECK(lines_of(a).empty());
 }
+
+TEST_CASE("a vector access that tests only its first element crosses the count's end") {
+  auto a = analyse(
+      "__global__ void scale(float* out, const float* in, int n) {\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (4 * v < n) {\n"
+      "    float4 x = reinterpret_cast<const float4*>(in)[v];\n"
+      "    reinterpret_cast<float4*>(out)[v] = x;\n"
+      "  }\n"
+      "}\n"
+      // 8 bf16 (stored as unsigned short) per 16-byte load, in a grid-stride loop
+      "__global__ void pack8(unsigned short* out, const unsigned short* in, long n) {\n"
+      "  for (long v = blockIdx.x * blockDim.x + threadIdx.x; 8 * v < n; v += blockDim.x * gridDim.x)\n"
+      "    reinterpret_cast<uint4*>(out)[v] = reinterpret_cast<const uint4*>(in)[v];\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(lines_of(a) == std::vector<uint32_t>{3, 4, 9, 9});
+  CHECK(contains(f[0]->message, "load from `in` when n % 4 != 0"));
+  CHECK(contains(f[0]->message, "reads 4 float elements at once (16 bytes)"));
+  CHECK(contains(f[0]->message, "up to 3 elements past the end"));
+  CHECK(contains(f[1]->message, "store to `out`"));
+  CHECK(contains(f[2]->message, "when n % 8 != 0"));
+  CHECK(contains(f[2]->message, "8 unsigned short elements"));
+}
+
+TEST_CASE("vector accesses that bound their last element, or whose count the vector divides, are silent") {
+  auto a = analyse(
+      // the last element tested, the rest one by one
+      "__global__ void tail_handled(float* out, const float* in, int n) {\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (4 * v + 3 < n) {\n"
+      "    reinterpret_cast<float4*>(out)[v] = reinterpret_cast<const float4*>(in)[v];\n"
+      "  } else {\n"
+      "    for (int i = 4 * v; i < n; ++i) out[i] = in[i];\n"
+      "  }\n"
+      "}\n"
+      // a count of vectors
+      "__global__ void by_vectors(float* out, const float* in, int n) {\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (v < n / 4) reinterpret_cast<float4*>(out)[v] = reinterpret_cast<const float4*>(in)[v];\n"
+      "}\n"
+      // the kernel checks that 4 divides the count
+      "__global__ void checked(float* out, const float* in, int n) {\n"
+      "  if (n % 4 != 0) return;\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (4 * v < n) reinterpret_cast<float4*>(out)[v] = reinterpret_cast<const float4*>(in)[v];\n"
+      "}\n"
+      // the host checks it before every launch
+      "__global__ void host_checked(float* out, const float* in, int n) {\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (4 * v < n) reinterpret_cast<float4*>(out)[v] = reinterpret_cast<const float4*>(in)[v];\n"
+      "}\n"
+      "void launch(float* o, const float* i, int n) {\n"
+      "  if (n % 4 != 0) return;\n"
+      "  host_checked<<<(n / 4 + 255) / 256, 256>>>(o, i, n);\n"
+      "}\n"
+      // a scalar access under the same test
+      "__global__ void scalar(float* out, const float* in, int n) {\n"
+      "  int v = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (4 * v < n) out[4 * v] = in[4 * v];\n"
+      "}\n");
+  CHECK(lines_of(a).empty());
+}

@@ -1,0 +1,154 @@
+// The out-of-bounds facts of a global access of a kernel pointer parameter (MemoryAccess::tail,
+// row_overrun, vector_tail), each read from the access's element index, the conditions on its
+// path (Env::conditioned, Env::guards) and the launches the file makes. See
+// access_interpreter_impl.h for the contracts and analyzers/rules/out_of_bounds.cpp for the rule.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/alignment_congruence.h"
+
+namespace kl::analyzers {
+
+// An access of a kernel pointer parameter at the thread's index along a dimension the launches
+// round up, times a row length, plus what only grows (`out[i]`, `in[i + 1]`, `out[r * cols + c]`
+// with r the rounded dimension's index), on a path no condition on that dimension decides: the
+// last block's threads past the count make it too, at `stride * count` or beyond.
+namespace {
+
+// `p` is one kernel parameter, as written (`cols`, not `2 * cols` or `cols + 1`): its atom.
+std::optional<AtomId> single_parameter(const Poly& p, const AtomTable& atoms) {
+  const auto& terms = p.terms();
+  if (terms.size() != 1 || terms[0].coefficient != 1 || terms[0].atoms.size() != 1) return std::nullopt;
+  if (atoms[terms[0].atoms[0]].kind != AtomKind::Parameter) return std::nullopt;
+  return terms[0].atoms[0];
+}
+
+// Every term of `p` is non-negative: positive coefficients over thread and block indices, block
+// sizes and parameters (sizes and counts), so `p` can only push an index further.
+bool only_grows(const Poly& p, const AtomTable& atoms) {
+  for (const Term& t : p.terms()) {
+    if (t.coefficient <= 0) return false;
+    for (AtomId a : t.atoms) {
+      AtomKind kind = atoms[a].kind;
+      if (kind != AtomKind::ThreadIdx && kind != AtomKind::BlockIdx && kind != AtomKind::BlockDim &&
+          kind != AtomKind::Parameter)
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env,
+                                               MemoryAccess& m) const {
+  if (inclusive_bounds.empty() || !parameter_bases.count(base)) return;
+  auto elements = offset.divided_exactly(size);
+  if (!elements) return;
+  for (const auto& [k, b] : inclusive_bounds) {
+    // Straight in the loop's body (no test between the loop's head and the access), one element
+    // per iteration.
+    if (!elements->mentions(k) || env.conditioned != b.conditioned) continue;
+    if (elements->derivative(k).constant_value() != 1) continue;
+    // The bound is one parameter, the row's length, and the index is `row * bound + variable`.
+    std::optional<AtomId> length = single_parameter(b.bound, atoms);
+    if (!length) continue;
+    auto last = elements->substituted(k, b.atom_last);
+    auto past = last ? last->minus(b.bound) : std::nullopt;
+    auto row = past ? past->divided_by_atom(*length) : std::nullopt;
+    if (!row || row->is_constant() || row->mentions(k)) continue;
+    if (!only_grows(*row, atoms)) continue;  // the row index: thread and block indices, parameters
+    m.row_overrun = RowOverrun{b.variable, atoms.print(b.bound), atoms.print(*row)};
+    return;
+  }
+}
+
+void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t size, const Env& env,
+                                        MemoryAccess& m) const {
+  if (!launch_facts || !parameter_bases.count(base)) return;
+  auto elements = offset.divided_exactly(size);
+  if (!elements) return;
+  for (int d = 0; d < 3; ++d) {
+    const RoundedGrid& r = launch_facts->rounded[d];
+    if (env.conditioned & (1u << d)) continue;
+    if (r.block == 0 || !launch_facts->block[d] || int64_t{*launch_facts->block[d]} != r.block) continue;
+    auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
+    if (!block_index || thread[d] == UINT32_MAX) continue;
+    // The index's stride: a positive constant, or one kernel parameter (a row's length).
+    Poly stride = elements->derivative(thread[d]);
+    bool constant_stride = stride.constant_value().value_or(0) > 0;
+    bool parameter_stride = single_parameter(stride, atoms).has_value();
+    if (!constant_stride && !parameter_stride) continue;
+    auto index = Poly::atom(*block_index, r.block).plus(Poly::atom(thread[d]));
+    auto scaled = index ? index->times(stride) : std::nullopt;
+    auto rest = scaled ? elements->minus(*scaled) : std::nullopt;
+    if (!rest || rest->mentions(thread[d]) || rest->mentions(*block_index)) continue;
+    if (!only_grows(*rest, atoms)) continue;  // what is added to the thread's index
+    TailReach t;
+    t.dimension = d;
+    t.block = r.block;
+    if (rest->is_constant()) t.past_count = rest->constant_term();
+    else t.past_count = -1;
+    if (!constant_stride || *stride.constant_value() != 1) t.stride = atoms.print(stride);
+    t.count = r.count;
+    t.count_value = r.count_value;
+    if (r.parameter >= 0 && static_cast<size_t>(r.parameter) < parameter_names.size())
+      t.parameter = parameter_names[r.parameter];
+    t.launch = r.launch;
+    m.tail = std::move(t);
+    return;
+  }
+}
+
+// A vector access of a pointer parameter (`reinterpret_cast<const float4*>(in)[v]`: 4 floats of
+// `in` from element 4·v on) where consecutive threads take consecutive vectors and the path's
+// tightest test of the vector's first element against a count parameter (an `if` on its path or
+// an enclosing loop's condition) is `first < n` (`4 * v < n`): with n % 4 != 0 the last vector starts below n and ends past it. Silent when a
+// test bounds the vector's last element (`4 * v + 3 < n`), when the count is known to be a
+// multiple of the vector's length (a check in the kernel, or on every launch's host path), and
+// for anything it cannot read as such (`v < n / 4`, a count that is not one parameter).
+void AccessInterpreter::Impl::note_vector_tail(int base, const Poly& offset, int64_t size, const Env& env,
+                                               MemoryAccess& m) const {
+  auto element = parameter_elements.find(base);
+  if (element == parameter_elements.end() || !parameter_bases.count(base)) return;
+  const int64_t unit = element->second.size;
+  if (unit <= 0 || size <= unit || size % unit != 0) return;
+  const int64_t span = size / unit;
+  if ((span & (span - 1)) != 0) return;  // congruences are modulo powers of two
+  auto first = offset.divided_exactly(unit);
+  if (!first) return;
+  bool consecutive = false;  // one vector after another along some thread dimension
+  for (int d = 0; d < 3; ++d)
+    if (thread[d] != UINT32_MAX && first->derivative(thread[d]).constant_value() == span) consecutive = true;
+  if (!consecutive || !congruence_of(atoms, *first, &env.facts).divisible_by(static_cast<uint64_t>(span))) return;
+  // Per count parameter, the tightest bound the guards put on the first element: first < n + k.
+  std::map<AtomId, int64_t> tightest;
+  std::vector<LaneGuard> guards = env.guards;  // the path's tests and the enclosing loops' conditions
+  for (const LoopSync& loop : loop_sync) guards.insert(guards.end(), loop.guards.begin(), loop.guards.end());
+  for (const LaneGuard& g : guards) {
+    if (g.op != LaneGuard::Op::Lt && g.op != LaneGuard::Op::Le) continue;
+    // first - form: first < limit (Lt), first <= limit (Le); the form with the path's known values,
+    // as the offset has them (a launch's block size)
+    auto limit = first->minus(with_known_values(g.form, env.facts));
+    if (!limit) continue;
+    int64_t k = limit->constant_term() + (g.op == LaneGuard::Op::Le ? 1 : 0);
+    auto count = limit->minus(Poly::constant(limit->constant_term()));
+    auto parameter = count ? single_parameter(*count, atoms) : std::nullopt;
+    if (!parameter) continue;
+    auto [it, inserted] = tightest.emplace(*parameter, k);
+    if (!inserted) it->second = std::min(it->second, k);
+  }
+  for (const auto& [parameter, k] : tightest) {
+    if (k != 0) continue;  // `4 * v + 3 < n` bounds the last element; other offsets are not read
+    Poly count = Poly::atom(parameter);
+    if (congruence_of(atoms, count, &env.facts).divisible_by(static_cast<uint64_t>(span))) continue;
+    m.vector_tail = VectorTail{span, unit, element->second.type, atoms.print(count)};
+    return;
+  }
+}
+
+}  // namespace kl::analyzers
