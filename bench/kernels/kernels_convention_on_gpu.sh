@@ -8,7 +8,8 @@
 # `kernels benchmark` on the same builds: the same workloads timed by the upstream runner.
 #   bash bench/kernels/kernels_convention_on_gpu.sh KERNEL_LSP OUT PROJECT...
 # With CAPABILITY (e.g. 9.0), the variants are built first, three projects at a time, with
-# `kernel-lsp build --variant --capability CAPABILITY` (the benchmarks then find them built).
+# `kernel-lsp build --variant --capability CAPABILITY` (the benchmarks then find them built; a
+# project whose build fails is not benchmarked).
 # Writes OUT/<project>.json (kernel-lsp's results), OUT/<project>-report/ (report.md, plot),
 # OUT/<project>.log, OUT/<project>.upstream.log and OUT/summary.txt (exit code and seconds each).
 set -uo pipefail
@@ -26,12 +27,16 @@ fi
 if [ -n "${CAPABILITY:-}" ]; then
   start=$(date +%s.%N)
   printf '%s\n' "$@" | xargs -P 3 -I{} sh -c \
-    'timeout 900 "$1" build "$2" --variant --capability "$3" >"$4/$(basename "$2").build.log" 2>&1; echo "$(basename "$2") build exit $?"' \
+    'timeout 900 "$1" build "$2" --variant --capability "$3" >"$4/$(basename "$2").build.log" 2>&1; rc=$?; [ $rc -eq 0 ] || touch "$4/$(basename "$2").build-failed"; echo "$(basename "$2") build exit $rc"' \
     _ "$KL" {} "$CAPABILITY" "$OUT" | tee -a "$OUT/summary.txt"
   echo "builds $(python3 -c "import time; print(round(time.time() - $start, 1))") s" | tee -a "$OUT/summary.txt"
 fi
 for project in "$@"; do
   name=$(basename "$project")
+  if [ -e "$OUT/$name.build-failed" ]; then
+    echo "$name skipped: its build failed ($name.build.log)" | tee -a "$OUT/summary.txt"
+    continue
+  fi
   start=$(date +%s.%N)
   timeout 1200 "$KL" bench "$project" --convention kernels --json "$OUT/$name.json" \
     --report-dir "$OUT/$name-report" >"$OUT/$name.log" 2>&1
