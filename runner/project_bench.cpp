@@ -185,8 +185,8 @@ BenchOutcome fail(BenchOutcome& outcome, int exit_code, const std::string& what)
 
 // ---- local runs ---------------------------------------------------------------------------
 
-// The local builder's command for the project: kernel-lsp's convention imports the package from
-// <build_dir>/<name>/, the kernels convention loads kernel-builder's variant from `variants`.
+// The local builder's command for the project, into `out`: a package for kernel-lsp's convention
+// (imported from <out>/<name>/), kernel-builder's <out>/<variant>/ for the kernels convention.
 ProcessRequest local_build(const BenchRequest& request, const MachineProbe& probe, const RunContext& context,
                            const fs::path& builder, const fs::path& out) {
   ProcessRequest build{request.python, {builder.string(), context.project.string(), "--out", out.string()}};
@@ -248,7 +248,8 @@ Result<BenchOutcome> run_local(const BenchRequest& request, const MachineProbe& 
   if (built->exit_code != 0) return fail(outcome, built->exit_code, "building the extension failed");
 
   report_progress(request, kStageRunning);
-  fs::create_directories(out);
+  std::error_code made;
+  fs::create_directories(out, made);  // the builder made it; a failure shows when the results are read
   fs::path results_file = temporary_sibling(out / (package + "-bench-results.json"));
   auto bench = local_benchmark(request, context, out, package, results_file);
   if (!bench) return bench.error();
