@@ -6,7 +6,6 @@
 
 #include "analyzers/rules/rule_catalog.h"
 #include "guidance/skill_catalog.h"
-#include "guidance/skill_front_matter.h"
 #include "guidance/skill_guidance.h"
 #include "support/fs_paths.h"
 
@@ -65,7 +64,6 @@ GuidanceLinks GuidanceLinks::for_setting(const std::string& docs_base_url) {
 }
 
 std::string GuidanceLinks::help_uri_for(std::string_view rule_id) const {
-  if (rule_id == kSkillRule) return std::string(kAgentSkillsSpecification);
   if (base_.empty()) {
     if (!bundled_) return {};
     auto it = bundled_->find(rule_id);

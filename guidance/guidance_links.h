@@ -14,8 +14,9 @@
 //    `{id}` is a template instead, each replaced by the page's path or the rule id
 //    (https://wiki.example.org/kernel-lsp/{id}.html).
 //
-// Findings of the `skill` check (a SKILL.md against the Agent Skills format) link to the
-// format's public specification, whatever the base; ids that name no rule get no link.
+// Findings of the `skill` check (a SKILL.md against the Agent Skills format) link to their page
+// like every rule's (it cites the format's public specification); ids that name no rule get no
+// link.
 // Immutable value; copy it and use it from any thread.
 #include <map>
 #include <memory>
@@ -23,9 +24,6 @@
 #include <string_view>
 
 namespace kl::guidance {
-
-// The Agent Skills format that `kernel-lsp skills validate` and the SKILL.md diagnostics check.
-inline constexpr std::string_view kAgentSkillsSpecification = "https://agentskills.io/specification";
 
 class GuidanceLinks {
  public:

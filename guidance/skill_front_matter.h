@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "analyzers/finding.h"
+#include "analyzers/rules/rule_catalog.h"
 
 namespace kl::guidance {
 
-inline constexpr std::string_view kSkillRule = "skill";
+inline constexpr std::string_view kSkillRule = analyzers::kSkill;  // in the analyzers' rule catalog
 
 struct SkillFrontMatter {
   std::string name;

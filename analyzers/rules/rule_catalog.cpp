@@ -19,6 +19,7 @@ extern const Rule kFrontendRule;
 extern const Rule kNvccRule;
 extern const Rule kPtxasRule;
 extern const Rule kComputeSanitizerRule;
+extern const Rule kSkillRule;
 
 const std::vector<const Rule*>& rule_catalog() {
   static const std::vector<const Rule*> rules = {
@@ -36,6 +37,7 @@ const std::vector<const Rule*>& rule_catalog() {
       &kNvccRule,
       &kPtxasRule,
       &kComputeSanitizerRule,
+      &kSkillRule,
   };
   return rules;
 }

@@ -27,5 +27,7 @@ inline constexpr std::string_view kNvcc = "nvcc";
 inline constexpr std::string_view kPtxas = "ptxas";
 // The pseudo-rule of what compute-sanitizer reports in a test run (runner/sanitizer_messages.h).
 inline constexpr std::string_view kComputeSanitizer = "compute-sanitizer";
+// The pseudo-rule of the agent-skill checks of SKILL.md files (guidance/skill_validation.h).
+inline constexpr std::string_view kSkill = "skill";
 
 }  // namespace kl::analyzers

@@ -4,15 +4,12 @@
 #include <thread>
 
 #include "analyzers/rules/rule_catalog.h"
-#include "guidance/skill_front_matter.h"
 
 namespace kl::lsp {
 namespace {
 
-// A setting that names no rule does nothing; say so (the skill rule is the guidance model's own,
-// checked for SKILL.md files, and not in the analyzers' catalog).
+// A setting that names no rule does nothing; say so.
 void check_rule_id(const std::string& setting, const std::string& id, std::vector<std::string>& problems) {
-  if (id == guidance::kSkillRule) return;
   std::string problem = analyzers::unknown_rule_problem(id);
   if (!problem.empty()) problems.push_back(setting + ": " + problem);
 }

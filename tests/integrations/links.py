@@ -4,15 +4,10 @@
 - with a documentation base configured: the base, '/', and the path of a page that exists in
   the skill's folder (skills/cuda-kernels/...) — or the base as a template with that page or
   the rule id in place of {page} / {id};
-- the Agent Skills specification, for findings of the `skill` check only (a public page the
-  project's guidance names; it cannot be fetched from here, so it is matched exactly).
 """
 
 import urllib.parse
 from pathlib import Path
-
-AGENT_SKILLS_SPECIFICATION = "https://agentskills.io/specification"
-
 
 def file_uri_path(uri):
     if not uri.startswith("file:///"):
@@ -22,8 +17,6 @@ def file_uri_path(uri):
 
 def link_problem(link, code, skill_folder, base=None):
     """None when `link` (of a finding with rule id `code`) resolves; else what is wrong."""
-    if code == "skill":
-        return None if link == AGENT_SKILLS_SPECIFICATION else f"`skill` links to {link}, not to the specification"
     if base is None:
         path = file_uri_path(link)
         if path is None:

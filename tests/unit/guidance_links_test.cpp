@@ -50,7 +50,6 @@ TEST_CASE("every rule links to its installed guidance page, a file that exists")
 
 TEST_CASE("findings that are no rule's link to a real page or to none") {
   const GuidanceLinks links = GuidanceLinks::bundled();
-  CHECK(links.help_uri_for("skill") == std::string(kl::guidance::kAgentSkillsSpecification));
   CHECK(links.help_uri_for("no-such-rule").empty());
   CHECK(links.help_uri_for("").empty());
   CHECK(GuidanceLinks::under_base("https://docs.example.org").help_uri_for("no-such-rule").empty());
@@ -65,8 +64,8 @@ TEST_CASE("a documentation base gives base + the page's path in the skill") {
         "https://github.com/me/kl/blob/v1/skills/cuda-kernels/references/rules/build-messages.md");
   CHECK(links.help_uri_for("frontend") ==
         "https://github.com/me/kl/blob/v1/skills/cuda-kernels/references/troubleshooting.md");
-  // The skill check links to the format's specification whatever the base.
-  CHECK(links.help_uri_for("skill") == std::string(kl::guidance::kAgentSkillsSpecification));
+  CHECK(links.help_uri_for("skill") ==
+        "https://github.com/me/kl/blob/v1/skills/cuda-kernels/references/rules/skill.md");
   CHECK(GuidanceLinks::for_setting("").base().empty());
   CHECK(GuidanceLinks::for_setting("file:///srv/docs").help_uri_for("smem-limit") ==
         "file:///srv/docs/references/rules/smem-limit.md");

@@ -56,7 +56,7 @@ TEST_CASE("the catalog lists every rule once, in a fixed order") {
   CHECK(ids == std::vector<std::string>{"arch-mismatch", "arch-unsupported", "smem-limit",
                                         "uncoalesced-access", "misaligned-access", "bank-conflict", "shared-race", "divergent-barrier",
                                         "out-of-bounds", "build-toml",
-                                        "frontend", "nvcc", "ptxas", "compute-sanitizer"});
+                                        "frontend", "nvcc", "ptxas", "compute-sanitizer", "skill"});
   for (const Rule* rule : rule_catalog()) CHECK(find_rule(rule->id) == rule);
   CHECK(find_rule("no-such-rule") == nullptr);
   CHECK(find_rule(kFrontend)->id == "frontend");
