@@ -17,7 +17,8 @@ std::vector<fs::path> benchmark_scripts(const fs::path& project) {
   std::error_code ec;
   for (fs::directory_iterator it(project / "benchmarks", ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (name.starts_with("benchmark") && name.ends_with(".py") && it->is_regular_file(ec)) scripts.push_back(it->path());
+    if (name.starts_with("benchmark") && name.ends_with(".py") && it->is_regular_file(ec))
+      scripts.push_back(it->path());
   }
   std::sort(scripts.begin(), scripts.end());
   return scripts;
@@ -27,7 +28,8 @@ std::vector<fs::path> benchmark_scripts(const fs::path& project) {
 // in a file that imports from the `kernels` library's benchmark modules. Text only: the script is
 // not run to find out.
 bool defines_kernels_benchmark(const std::string& text) {
-  static const std::regex imports(R"((^|\n)[ \t]*(from[ \t]+kernels\.benchmarks?[ \t]+import|import[ \t]+kernels))");
+  static const std::regex imports(
+      R"((^|\n)[ \t]*(from[ \t]+kernels\.benchmarks?[ \t]+import|import[ \t]+kernels))");
   static const std::regex subclass(R"((^|\n)class[ \t]+\w+[ \t]*\([^)]*\w[^)]*\)[ \t]*:)");
   return std::regex_search(text, imports) && std::regex_search(text, subclass);
 }
@@ -72,23 +74,25 @@ BenchScripts scan_bench_scripts(const fs::path& project) {
 Result<BenchConvention> choose_bench_convention(const fs::path& project, BenchConvention wanted) {
   BenchScripts scripts = scan_bench_scripts(project);
   const std::string kernel_lsp_needs =
-      "kernel-lsp's convention needs benchmarks/benchmark.py taking --json OUT (see kernels/rmsnorm/benchmarks)";
+      "kernel-lsp's convention needs benchmarks/benchmark.py taking --json OUT (see "
+      "kernels/rmsnorm/benchmarks)";
   const std::string kernels_needs =
       "the kernels library's convention needs benchmarks/benchmark*.py defining kernels.benchmark.Benchmark "
       "subclasses (setup, benchmark_*, verify_*)";
   switch (wanted) {
     case BenchConvention::kKernelLsp:
       if (scripts.kernel_lsp) return BenchConvention::kKernelLsp;
-      return make_error("no kernel-lsp benchmark in " + (project / "benchmarks").string() + ": " + kernel_lsp_needs);
+      return make_error("no kernel-lsp benchmark in " + (project / "benchmarks").string() + ": " +
+                        kernel_lsp_needs);
     case BenchConvention::kKernels:
       if (scripts.kernels) return BenchConvention::kKernels;
-      return make_error("no kernels.benchmark.Benchmark subclass in " + (project / "benchmarks").string() + ": " +
-                        kernels_needs);
+      return make_error("no kernels.benchmark.Benchmark subclass in " + (project / "benchmarks").string() +
+                        ": " + kernels_needs);
     case BenchConvention::kAuto:
       if (scripts.kernel_lsp) return BenchConvention::kKernelLsp;
       if (scripts.kernels) return BenchConvention::kKernels;
-      return make_error("no benchmark in " + (project / "benchmarks").string() + ": " + kernel_lsp_needs + "; " +
-                        kernels_needs);
+      return make_error("no benchmark in " + (project / "benchmarks").string() + ": " + kernel_lsp_needs +
+                        "; " + kernels_needs);
   }
   return BenchConvention::kKernelLsp;
 }

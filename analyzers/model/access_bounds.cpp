@@ -91,8 +91,10 @@ void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t si
     TailReach t;
     t.dimension = d;
     t.block = r.block;
-    if (rest->is_constant()) t.past_count = rest->constant_term();
-    else t.past_count = -1;
+    if (rest->is_constant())
+      t.past_count = rest->constant_term();
+    else
+      t.past_count = -1;
     if (!constant_stride || *stride.constant_value() != 1) t.stride = atoms.print(stride);
     t.count = r.count;
     t.count_value = r.count_value;
@@ -105,12 +107,13 @@ void AccessInterpreter::Impl::note_tail(int base, const Poly& offset, int64_t si
 }
 
 // A vector access of a pointer parameter (`reinterpret_cast<const float4*>(in)[v]`: 4 floats of
-// `in` from element 4·v on) where consecutive threads take consecutive vectors and the path's
-// tightest test of the vector's first element against a count parameter (an `if` on its path or
-// an enclosing loop's condition) is `first < n` (`4 * v < n`): with n % 4 != 0 the last vector starts below n and ends past it. Silent when a
-// test bounds the vector's last element (`4 * v + 3 < n`), when the count is known to be a
-// multiple of the vector's length (a check in the kernel, or on every launch's host path), and
-// for anything it cannot read as such (`v < n / 4`, a count that is not one parameter).
+// `in` from element 4·v on) where consecutive threads take consecutive vectors and the tightest
+// test of the vector's first element against a count parameter (an `if` on its path or an
+// enclosing loop's condition) is `first < n` (`4 * v < n`): with n % 4 != 0 the last vector
+// starts below n and ends past it. Silent when a test bounds the vector's last element
+// (`4 * v + 3 < n`), when the count is known to be a multiple of the vector's length (a check in
+// the kernel, or on every launch's host path), and for anything it cannot read as such
+// (`v < n / 4`, a count that is not one parameter).
 void AccessInterpreter::Impl::note_vector_tail(int base, const Poly& offset, int64_t size, const Env& env,
                                                MemoryAccess& m) const {
   auto element = parameter_elements.find(base);
@@ -124,7 +127,8 @@ void AccessInterpreter::Impl::note_vector_tail(int base, const Poly& offset, int
   bool consecutive = false;  // one vector after another along some thread dimension
   for (int d = 0; d < 3; ++d)
     if (thread[d] != UINT32_MAX && first->derivative(thread[d]).constant_value() == span) consecutive = true;
-  if (!consecutive || !congruence_of(atoms, *first, &env.facts).divisible_by(static_cast<uint64_t>(span))) return;
+  if (!consecutive || !congruence_of(atoms, *first, &env.facts).divisible_by(static_cast<uint64_t>(span)))
+    return;
   // Per count parameter, the tightest bound the guards put on the first element: first < n + k.
   std::map<AtomId, int64_t> tightest;
   std::vector<LaneGuard> guards = env.guards;  // the path's tests and the enclosing loops' conditions

@@ -13,14 +13,14 @@ namespace {
 using kl::runner::BenchConvention;
 namespace fs = std::filesystem;
 
-const char* kOwnScript =
-    "import argparse\nap = argparse.ArgumentParser()\nap.add_argument(\"--json\")\n";
+const char* kOwnScript = "import argparse\nap = argparse.ArgumentParser()\nap.add_argument(\"--json\")\n";
 const char* kUpstreamScript =
     "import torch\nfrom kernels.benchmark import Benchmark\n\n\nclass Relu(Benchmark):\n"
     "    def benchmark_base(self):\n        pass\n";
 // activation's: a subclass of a class the library ships
 const char* kUpstreamLibraryClass =
-    "from kernels.benchmarks import SiluAndMulBenchmark\n\n\nclass SiluWorkloads(SiluAndMulBenchmark):\n    pass\n";
+    "from kernels.benchmarks import SiluAndMulBenchmark\n\n\nclass SiluWorkloads(SiluAndMulBenchmark):\n    "
+    "pass\n";
 
 }  // namespace
 
