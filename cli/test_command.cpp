@@ -88,6 +88,10 @@ int run_test(const TestOptions& options, std::ostream& out, std::ostream& err) {
   }
   for (const auto& run : outcome->runs) {
     if (run.timed_out) err << kPrefix << (run.tool.empty() ? "the tests" : run.tool) << " timed out\n";
+    if (run.tests)
+      err << kPrefix << (run.tool.empty() ? std::string("tests") : "tests under " + run.tool) << ": "
+          << run.tests->passed << " passed, " << run.tests->failed << " failed, " << run.tests->skipped
+          << " skipped, " << run.tests->errors << " errors (pytest)\n";
     if (!run.tool.empty())
       err << kPrefix << run.tool << ": " << run.reports << " report(s), " << run.findings << " finding(s) at source lines"
           << (run.unplaced ? " (" + std::to_string(run.unplaced) + " without one: build with -lineinfo)" : std::string())

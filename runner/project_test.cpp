@@ -130,6 +130,7 @@ Result<TestOutcome> run_project_tests(const TestRequest& request) {
       return outcome;
     }
     if (run.exit_code != 0 || run.timed_out) outcome.tests_failed = true;
+    run.tests = parse_pytest_summary(**output);
     if (!run.tool.empty()) {
       auto reports = parse_sanitizer_output(**output, run.tool);
       run.reports = reports.size();

@@ -7,11 +7,13 @@
 // everything it started. Callbacks run on the calling thread.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analyzers/finding.h"
+#include "runner/test_counts.h"
 #include "support/cancellation.h"
 #include "support/result.h"
 
@@ -38,6 +40,7 @@ struct TestRun {
   size_t reports = 0;      // what the tool printed
   size_t unplaced = 0;     // of those, the ones with no source line (no -lineinfo)
   size_t findings = 0;     // the distinct findings they made (a kernel reports once per thread)
+  std::optional<TestCounts> tests;  // pytest's summary of the run; none for another runner
 };
 
 struct TestOutcome {

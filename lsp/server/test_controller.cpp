@@ -45,9 +45,15 @@ json finding_json(const analyzers::Finding& f) {
 
 json outcome_json(const fs::path& project, const runner::TestOutcome& outcome) {
   json runs = json::array();
-  for (const auto& r : outcome.runs)
-    runs.push_back({{"tool", r.tool}, {"exitCode", r.exit_code}, {"timedOut", r.timed_out}, {"reports", r.reports},
-                    {"unplaced", r.unplaced}, {"findings", r.findings}});
+  for (const auto& r : outcome.runs) {
+    json run = {{"tool", r.tool},         {"exitCode", r.exit_code}, {"timedOut", r.timed_out},
+                {"reports", r.reports},   {"unplaced", r.unplaced},  {"findings", r.findings},
+                {"tests", nullptr}};
+    if (r.tests)  // pytest's own count of the run
+      run["tests"] = {{"passed", r.tests->passed}, {"failed", r.tests->failed}, {"skipped", r.tests->skipped},
+                      {"errors", r.tests->errors}};
+    runs.push_back(std::move(run));
+  }
   json findings = json::array();
   for (const auto& f : outcome.findings) findings.push_back(finding_json(f));
   return {{"project", project.string()}, {"command", outcome.command}, {"testsFailed", outcome.tests_failed},

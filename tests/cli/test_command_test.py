@@ -34,6 +34,12 @@ def main():
         r = run(binary, str(project), "--command", "echo ran-here; exit 3")
         check(r.returncode == 1 and "the tests exited with an error" in r.stderr and "ran-here" in r.stdout,
               f"failing tests: exit 1 with their output, got {r.returncode}: {r.stdout} {r.stderr}")
+        # a command that ends as pytest does: its summary line becomes the run's counts
+        r = run(binary, str(project), "--command", "echo '==== 2 passed, 1 failed, 1 skipped in 0.52s ===='; exit 1")
+        check(r.returncode == 1 and "tests: 2 passed, 1 failed, 1 skipped, 0 errors (pytest)" in r.stderr,
+              f"pytest's counts: exit 1 with them, got {r.returncode}: {r.stderr}")
+        r = run(binary, str(project), "--command", "echo all fine")
+        check("(pytest)" not in r.stderr, f"no pytest summary, no counts: {r.stderr}")
         r = run(binary, str(project), "--command", "true", "--sanitize", "memcheck,leakcheck")
         check(r.returncode == 2 and "unknown compute-sanitizer tool `leakcheck`" in r.stderr,
               f"unknown tool: exit 2, got {r.returncode}: {r.stderr}")
