@@ -42,10 +42,19 @@ std::string index_text(int dimension) {
   return std::string("blockIdx.") + axis + " * blockDim." + axis + " + threadIdx." + axis;
 }
 
+// `n`, in parentheses when it is an expression (`(a * b) % 4`, not `a * b % 4`).
+std::string parenthesized(const std::string& n) {
+  return n.find_first_of(" +-*/%") != std::string::npos ? "(" + n + ")" : n;
+}
+
 std::string plus(const std::string& count, int64_t k) {
   if (k == 0) return count;
-  bool compound = count.find_first_of(" +-*/%") != std::string::npos;
-  return (compound ? "(" + count + ")" : count) + " + " + std::to_string(k);
+  return parenthesized(count) + " + " + std::to_string(k);
+}
+
+// "load from", "store to", "atomic on": what the access does, for the message's start.
+std::string access_kind(const MemoryAccess& a) {
+  return a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
 }
 
 // Where the tail threads' accesses land: past element count - 1 of a count-element buffer, or past
@@ -53,8 +62,7 @@ std::string plus(const std::string& count, int64_t k) {
 std::string reach(const TailReach& t) {
   const std::string& n = t.count;
   if (t.stride.empty() && t.past_count >= 0) return "at indices up to " + plus(n, t.block - 2 + t.past_count);
-  bool compound = n.find_first_of(" +-*/%") != std::string::npos;
-  std::string rows = compound ? "(" + n + ")" : n;
+  std::string rows = parenthesized(n);
   if (t.stride.empty()) return "at index " + n + " or beyond";
   return "at index " + rows + " * " + t.stride + " or beyond, past the end of a " + rows + " x " + t.stride + " buffer";
 }
@@ -62,10 +70,8 @@ std::string reach(const TailReach& t) {
 Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   const TailReach& t = *a.tail;
   const std::string& n = t.count;
-  bool compound = n.find_first_of(" +-*/%") != std::string::npos;
-  std::string n_paren = compound ? "(" + n + ")" : n;
-  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
-  std::string msg = "out-of-bounds " + what + " `" + a.base_name + "` when " + n_paren + " % " +
+  std::string n_paren = parenthesized(n);
+  std::string msg = "out-of-bounds " + access_kind(a) + " `" + a.base_name + "` when " + n_paren + " % " +
                     std::to_string(t.block) + " != 0: the launch at line " +
                     std::to_string(t.launch.range.start.line + 1) + " starts (" + plus(n, t.block - 1) + ") / " +
                     std::to_string(t.block) + " blocks of " + std::to_string(t.block) +
@@ -94,10 +100,8 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
 // A loop that walks a row one element too far (`for (c = 0; c <= cols; ++c) in[row * cols + c]`).
 Finding make_row_overrun(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   const RowOverrun& r = *a.row_overrun;
-  bool compound = r.row.find_first_of(" +-*/%") != std::string::npos;
-  std::string row = compound ? "(" + r.row + ")" : r.row;
-  std::string what = a.is_atomic ? "atomic on" : a.is_store ? "store to" : "load from";
-  std::string msg = "out-of-bounds " + what + " `" + a.base_name + "` in the loop's last iteration: `" + r.variable +
+  std::string row = parenthesized(r.row);
+  std::string msg = "out-of-bounds " + access_kind(a) + " `" + a.base_name + "` in the loop's last iteration: `" + r.variable +
                     " <= " + r.bound + "` lets `" + r.variable + "` reach " + r.bound + ", so the access walks " +
                     r.bound + " + 1 elements of a row " + r.bound + " long and ends at index " + row + " * " +
                     r.bound + " + " + r.bound + ", the first element of the next row, past the end of the buffer in "
@@ -111,11 +115,10 @@ Finding make_row_overrun(const MemoryAccess& a, const std::vector<std::string>& 
 // A vector access that tests only its first element (`if (4 * v < n)` around a float4 of `in`).
 Finding make_vector_tail(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   const VectorTail& v = *a.vector_tail;
-  bool compound = v.count.find_first_of(" +-*/%") != std::string::npos;
-  std::string n = compound ? "(" + v.count + ")" : v.count;
+  std::string n = parenthesized(v.count);
   std::string span = std::to_string(v.span), past = std::to_string(v.span - 1);
   std::string what = a.is_atomic ? "atomic on" : a.is_store ? "writes" : "reads";
-  std::string msg = "out-of-bounds " + std::string(a.is_store ? "store to" : "load from") + " `" + a.base_name +
+  std::string msg = "out-of-bounds " + access_kind(a) + " `" + a.base_name +
                     "` when " + n + " % " + span + " != 0: this access " + what + " " + span + " " + v.element_type +
                     " elements at once (" + std::to_string(v.span * v.element_size) + " bytes), but its path tests "
                     "only that the first of them is below " + v.count + ", so the thread whose vector starts in the "
