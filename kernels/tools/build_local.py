@@ -68,7 +68,8 @@ def default_caps(defaults, cuda_version):
     """kernel-builder's cuda-capabilities for a kernel that lists none, for this CUDA toolkit."""
     m = re.match(r"(\d+)\.(\d+)", cuda_version or "")
     if not m:
-        raise SystemExit("build_local: a kernel without cuda-capabilities needs a CUDA build of torch to pick the defaults")
+        raise SystemExit("build_local: a kernel without cuda-capabilities gets the builder's defaults for the "
+                         "toolkit: build with a CUDA build of torch, or give --cuda-version with --print-flags")
     have = (int(m.group(1)), int(m.group(2)))
     for entry in defaults["cuda-capabilities"]:
         need = entry.get("min-cuda")
@@ -148,13 +149,14 @@ def main():
         include_dirs.append(project / rel)
 
     defaults = builder_defaults()
-    torch_mod = None
+    toolkit = args.cuda_version  # the CUDA version the default capabilities are picked for
     if not args.print_flags:
         try:  # imported late: --help and --print-flags work without torch
-            import torch as torch_mod
+            import torch
             from torch.utils import cpp_extension
         except ImportError as e:
             raise SystemExit(f"build_local: building needs PyTorch in this Python ({sys.executable}): {e}")
+        toolkit = toolkit or torch.version.cuda
 
     caps, cuda_flags, cxx_flags = None, None, list(torch_cfg.get("cxx-flags", []))
     any_torch = False
@@ -163,11 +165,8 @@ def main():
             (sources if rel.endswith((".cu", ".cpp", ".cc")) else headers).append(project / rel)
         for rel in k.get("include", []):
             include_dirs.append(project / rel)
-        kcaps = k.get("cuda-capabilities") or None  # an empty list gets the defaults too
-        if kcaps is None:
-            if torch_mod is None and args.print_flags and not args.cuda_version:
-                raise SystemExit(f"build_local: {name}: --print-flags needs --cuda-version for a kernel without cuda-capabilities")
-            kcaps = default_caps(defaults, args.cuda_version or (torch_mod.version.cuda if torch_mod else ""))
+        # an empty list gets the defaults too
+        kcaps = k.get("cuda-capabilities") or default_caps(defaults, toolkit)
         any_torch = any_torch or "torch" in k.get("depends", [])
         kflags = k.get("cuda-flags", [])
         if caps is not None and (kcaps != caps or kflags != cuda_flags):
@@ -197,7 +196,6 @@ def main():
                           "cxx_flags": cxx_flags,
                           "include_dirs": [str(d) for d in include_dirs]}, indent=1))
         return
-    torch = torch_mod
 
     variant = args.layout == "variant"
     if variant:
@@ -213,7 +211,7 @@ def main():
     abi_flags = ["-DPy_LIMITED_API=0x03090000"] if variant else []
     # torch.utils.cpp_extension defines TORCH_API_INCLUDE_EXTENSION_H, which makes <torch/torch.h>
     # pull in Python and pybind11; kernel-builder's CMake does not, and pybind11 does not compile
-    # against the stable ABI. Bindings that include <torch/torch.h> rely on that.
+    # against the stable ABI: bindings that include <torch/torch.h> build only without it.
     builder_defines = builder_defines + ["-UTORCH_API_INCLUDE_EXTENSION_H"]
     cuda_cflags = ["-std=c++17", "-O3"] + builder_defines + gencode_flags(caps) + torch_nvcc + list(cuda_flags)
     print(f"build_local: {name}: {ext_name}, capabilities {caps}", flush=True)
