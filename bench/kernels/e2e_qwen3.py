@@ -20,6 +20,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "kernels" / "common"))
 from bench_util import bench_ms  # noqa: E402
+from qwen3_model import build_model, norms  # noqa: E402  (beside this file)
 
 import rmsnorm  # noqa: E402
 import rope  # noqa: E402
@@ -33,27 +34,6 @@ def our_apply_rotary_pos_emb(q, k, cos, sin, *args, **kwargs):
     ROPE_CALLS[0] += 1
     rope.rope_neox_cos_sin(q.transpose(1, 2), k.transpose(1, 2), cos, sin)
     return q, k
-
-
-def build_model(vocab):
-    from transformers import Qwen3Config, Qwen3ForCausalLM
-
-    cfg = Qwen3Config(
-        vocab_size=vocab, hidden_size=4096, intermediate_size=12288, num_hidden_layers=4,
-        num_attention_heads=32, num_key_value_heads=8, head_dim=128, rms_norm_eps=1e-6,
-        rope_theta=1e6, max_position_embeddings=40960, tie_word_embeddings=False,
-    )
-    cfg._attn_implementation = "sdpa"
-    torch.manual_seed(0)
-    with torch.device("cuda"):
-        model = Qwen3ForCausalLM(cfg)
-    return model.to(torch.bfloat16).eval()
-
-
-def norms(model):
-    from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
-
-    return [m for m in model.modules() if isinstance(m, Qwen3RMSNorm)]
 
 
 _HF_ROPE = {}

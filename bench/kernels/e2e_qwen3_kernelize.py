@@ -37,6 +37,8 @@ from pathlib import Path
 
 import torch
 
+from qwen3_model import build_model, norm_class, norms  # beside this file
+
 MODES = ("eager", "kernelized", "compile", "kernelized_compile")
 
 
@@ -56,27 +58,6 @@ def import_kernels():
         return importlib.import_module("kernels")
 
 
-def build_model(vocab):
-    from transformers import Qwen3Config, Qwen3ForCausalLM
-
-    cfg = Qwen3Config(
-        vocab_size=vocab, hidden_size=4096, intermediate_size=12288, num_hidden_layers=4,
-        num_attention_heads=32, num_key_value_heads=8, head_dim=128, rms_norm_eps=1e-6,
-        rope_theta=1e6, max_position_embeddings=40960, tie_word_embeddings=False,
-    )
-    cfg._attn_implementation = "sdpa"
-    torch.manual_seed(0)
-    with torch.device("cuda"):
-        model = Qwen3ForCausalLM(cfg)
-    return model.to(torch.bfloat16).eval()
-
-
-def norm_class():
-    from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm
-
-    return Qwen3RMSNorm
-
-
 def kernelized_copy(kernels, model, kernel_dir, mode):
     """A deep copy of `model` with our RMSNorm layer kernelized in for `mode`."""
     repo = kernels.LocalLayerRepository(repo_path=kernel_dir, package_name="rmsnorm", layer_name="RMSNorm")
@@ -85,7 +66,7 @@ def kernelized_copy(kernels, model, kernel_dir, mode):
     clone = copy.deepcopy(model)
     with kernels.use_kernel_mapping(mapping, inherit_mapping=False):
         kernels.kernelize(clone, mode=mode, device="cuda", use_fallback=False)
-    swapped = sum(1 for m in clone.modules() if isinstance(m, norm_class()) and "forward" in m.__dict__)
+    swapped = sum(1 for m in norms(clone) if "forward" in m.__dict__)
     return clone, swapped
 
 
@@ -182,7 +163,7 @@ def main():
                "kernels_library": getattr(kernels, "__version__", "?"),
                "transformers_marks_rmsnorm": decorated is not None,
                "norms_kernelized": swapped, "norms_kernelized_for_compile": swapped_tc,
-               "norm_modules": sum(1 for m in base.modules() if isinstance(m, cls)), "rows": []}
+               "norm_modules": len(norms(base)), "rows": []}
     print(json.dumps({k: v for k, v in results.items() if k != "rows"}), flush=True)
 
     with torch.inference_mode():

@@ -5,9 +5,12 @@ Times with triton.testing.do_bench (median, L2 flushed before each call by
 do_bench), measures the device-to-device copy bandwidth (bytes read + written)
 as the ceiling, both of a 2 GiB copy and of a copy of each op's own bytes,
 and wraps the peers: eager PyTorch, torch.compile (static shapes, one
-compilation per shape) and Liger-Kernel when importable.
+compilation per shape) and Liger-Kernel when importable. Each project's
+benchmark.py also follows the Hugging Face `kernels` library's convention
+(Benchmark classes); `built_package` serves both.
 """
 
+import importlib
 import os
 import sys
 import time
@@ -21,6 +24,16 @@ REP_MS = float(os.environ.get("KBENCH_REP_MS", "40"))
 # both are timed REMATCH_ROUNDS more times, alternately (see Recorder.rematch).
 REMATCH_WITHIN = float(os.environ.get("KBENCH_REMATCH_WITHIN", "0.03"))
 REMATCH_ROUNDS = int(os.environ.get("KBENCH_REMATCH_ROUNDS", "4"))
+
+
+def built_package(name):
+    """The package the local builder wrote (on PYTHONPATH for kernel-lsp's own runs), or None
+    where the script is loaded by `kernels benchmark`, which runs only its Benchmark classes and
+    hands them the kernel as `self.kernel`."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def bench_ms(fn):

@@ -18,12 +18,9 @@ import torch.nn.functional as F
 # bench_util.py beside this file: a generated copy of kernels/common/bench_util.py, so that the
 # project folder benchmarks on its own (tools/sync_kernel_headers.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import Recorder, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
+from bench_util import Recorder, built_package, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 
-try:  # the package the builder wrote, on PYTHONPATH for kernel-lsp's own runs
-    import rmsnorm  # noqa: E402
-except ImportError:  # loaded by `kernels benchmark`, which runs only the Benchmark classes below
-    rmsnorm = None
+rmsnorm = built_package("rmsnorm")  # None under `kernels benchmark`, which hands the classes below the kernel
 try:  # the kernels library's benchmark convention (`kernels benchmark`, `kernel-lsp bench --convention kernels`)
     from kernels.benchmark import Benchmark  # noqa: E402
 except ImportError:  # kernel-lsp's own runs do not need it
