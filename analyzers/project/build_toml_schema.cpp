@@ -20,7 +20,7 @@ constexpr std::array<std::string_view, 12> kKeySets = {
     "top-level",   "general",        "general.cuda", "general.hub",  "general.xpu", "general.neuron",
     "general.tpu", "kernel-depends", "torch",        "torch-noarch", "tvm-ffi",     "kernel"};
 
-constexpr std::array<std::string_view, 11> kTopLevel = {"edition",
+constexpr std::array<std::string_view, 12> kTopLevel = {"edition",
                                                         "backends",
                                                         "git-url-schemes",
                                                         "keys",
@@ -30,7 +30,8 @@ constexpr std::array<std::string_view, 11> kTopLevel = {"edition",
                                                         "added-in-edition-5",
                                                         "removed-in-edition-5",
                                                         "removed-before-v4",
-                                                        "removed-languages"};
+                                                        "removed-languages",
+                                                        "spelling"};
 
 using Problem = std::optional<Error>;  // nothing: fine
 
@@ -57,7 +58,8 @@ class BuildTomlSchemaReader {
     if (Problem problem = read_python_depends()) return problem;
     if (Problem problem = read_depends()) return problem;
     if (Problem problem = read_edition_keys()) return problem;
-    return read_pre_v4_keys();
+    if (Problem problem = read_pre_v4_keys()) return problem;
+    return read_spelling();
   }
 
  private:
@@ -242,6 +244,21 @@ class BuildTomlSchemaReader {
     for (auto&& [language, backend] : *languages) {
       if (!backend.is_string()) return at(backend, "[removed-languages] maps a language to a backend");
       schema_.language_backends_.emplace_back(intern(language.str()), string_of(backend));
+    }
+    return std::nullopt;
+  }
+
+  // [spelling] synonyms: [word, what it means] pairs for "did you mean".
+  Problem read_spelling() {
+    const toml::table* spelling = table("spelling");
+    if (!spelling) return missing("a [spelling] table");
+    const toml::array* synonyms = spelling->get_as<toml::array>("synonyms");
+    if (!synonyms) return missing("[spelling] synonyms");
+    for (const toml::node& node : *synonyms) {
+      const toml::array* pair = node.as_array();
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_string() || !pair->get(1)->is_string())
+        return at(node, "[spelling] synonyms are [\"word\", \"what it means\"] pairs");
+      schema_.synonyms_.emplace_back(string_of(*pair->get(0)), string_of(*pair->get(1)));
     }
     return std::nullopt;
   }

@@ -88,6 +88,9 @@ class BuildTomlSchema {
   const PreV4Key* find_pre_v4_key(std::string_view path, std::string_view key) const;
   // The `backend` a v3 `language` value became ("cuda-hipify" -> "rocm"); none for others.
   std::optional<std::string_view> backend_of_language(std::string_view language) const;
+  // Words people write for a key or value that an edit distance would not find, each with
+  // what it means ("dependencies" -> "depends"), in the data's order.
+  std::span<const std::pair<std::string_view, std::string_view>> synonyms() const { return synonyms_; }
 
  private:
   struct KeySet {
@@ -110,6 +113,7 @@ class BuildTomlSchema {
   std::vector<EditionKey> edition_5_table_values_;
   std::vector<PreV4Key> pre_v4_keys_;
   std::vector<std::pair<std::string_view, std::string_view>> language_backends_;
+  std::vector<std::pair<std::string_view, std::string_view>> synonyms_;
 };
 
 }  // namespace kl::analyzers

@@ -1,30 +1,15 @@
 #include "analyzers/project/build_toml_spelling.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analyzers/project/build_toml_schema.h"
+
 namespace kl::analyzers {
 namespace {
-
-// Words people write for a key that are too far from it for an edit distance to find.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kSynonyms = {{
-    {"dependencies", "depends"},
-    {"deps", "depends"},
-    {"sources", "src"},
-    {"source", "src"},
-    {"files", "src"},
-    {"capabilities", "cuda-capabilities"},
-    {"cuda-archs", "cuda-capabilities"},
-    {"archs", "cuda-capabilities"},
-    {"archs", "rocm-archs"},
-    {"nvcc-flags", "cuda-flags"},
-    {"lang", "backend"},
-    {"license-file", "license"},
-}};
 
 std::string normalised(std::string_view word) {
   std::string out(word);
@@ -58,7 +43,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 std::optional<std::string_view> closest_match(std::string_view word,
                                               std::span<const std::string_view> candidates) {
   const std::string wanted = normalised(word);
-  for (const auto& [synonym, key] : kSynonyms) {
+  for (const auto& [synonym, key] : BuildTomlSchema::builtin().synonyms()) {
     if (wanted != synonym) continue;
     for (std::string_view candidate : candidates)
       if (candidate == key) return candidate;

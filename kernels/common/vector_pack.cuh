@@ -5,7 +5,7 @@
 //
 // One original for the vector paths of all kernel projects, which each had a
 // pasted copy (geglu's and rope's without round()). Every project is built on
-// its own, so tools/sync_kernel_headers.py writes a copy of this file into
+// its own, so tools/sync_copies.py writes a copy of this file into
 // each <name>/<name>_cuda/; kernels/common/vector_pack.cuh is the original.
 #pragma once
 

@@ -57,8 +57,8 @@ CASES = [
     ("good", GOOD, ["--no-files"], 0, []),
     ("good-strict", GOOD, ["--no-files", "--strict"], 0, []),
     ("bad", BAD, ["--no-files"], 1, [
-        "invalid name `my_rmsnorm`", "needs `license`", "`version` must be a non-negative integer",
-        "unknown dependency `cutlass`", "bad capability 'sm_90'", "unknown compute capability \"9.5\"",
+        "invalid name `my_rmsnorm`", "missing the required key `license`", "`version` must be a non-negative integer",
+        "unknown dependency `cutlass`", "`sm_90` is not a compute capability", "unknown compute capability \"9.5\"",
         "did you mean `cuda-flags`?", "bad.toml:15:",
     ]),
     ("legacy-v4", GOOD.replace("edition = 5\n", ""), ["--no-files"], 0, ["legacy v4 format"]),

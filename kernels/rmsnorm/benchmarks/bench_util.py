@@ -1,4 +1,4 @@
-# Generated from kernels/common/bench_util.py by tools/sync_kernel_headers.py; edit that file, then run the script.
+# Generated from kernels/common/bench_util.py by tools/sync_copies.py; edit that file, then run the script.
 """Shared helpers for the kernel benchmarks (GPU).
 
 Times with triton.testing.do_bench (median, L2 flushed before each call by

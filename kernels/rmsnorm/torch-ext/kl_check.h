@@ -1,4 +1,4 @@
-// Generated from kernels/common/kl_check.h by tools/sync_kernel_headers.py; edit that file, then run the script.
+// Generated from kernels/common/kl_check.h by tools/sync_copies.py; edit that file, then run the script.
 // Argument checks for the torch bindings that raise c10::Error (RuntimeError
 // in Python) without any iostream code in the extension.
 //

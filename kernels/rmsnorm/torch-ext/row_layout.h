@@ -1,4 +1,4 @@
-// Generated from kernels/common/row_layout.h by tools/sync_kernel_headers.py; edit that file, then run the script.
+// Generated from kernels/common/row_layout.h by tools/sync_copies.py; edit that file, then run the script.
 // Row layouts for kernels that work on rows of the last dimension.
 //
 // A tensor [..., D] whose last dimension is contiguous is viewed as rows of D

@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 # bench_util.py beside this file: a generated copy of kernels/common/bench_util.py, so that the
-# project folder benchmarks on its own (tools/sync_kernel_headers.py).
+# project folder benchmarks on its own (tools/sync_copies.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import Recorder, built_package, compiled, copy_bandwidth_gbs, first_calls, liger_ops  # noqa: E402
 

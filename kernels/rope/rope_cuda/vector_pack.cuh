@@ -1,4 +1,4 @@
-// Generated from kernels/common/vector_pack.cuh by tools/sync_kernel_headers.py; edit that file, then run the script.
+// Generated from kernels/common/vector_pack.cuh by tools/sync_copies.py; edit that file, then run the script.
 // Pack<T>: moves one 16-byte vector (uint4: 4 floats or 8 bf16 / fp16
 // values) to and from fp32 registers (unpack, pack; pack2 packs two 16-bit
 // values into one word), converts single elements (to_f, from_f), and
@@ -6,7 +6,7 @@
 //
 // One original for the vector paths of all kernel projects, which each had a
 // pasted copy (geglu's and rope's without round()). Every project is built on
-// its own, so tools/sync_kernel_headers.py writes a copy of this file into
+// its own, so tools/sync_copies.py writes a copy of this file into
 // each <name>/<name>_cuda/; kernels/common/vector_pack.cuh is the original.
 #pragma once
 
