@@ -13,7 +13,7 @@
 #include <set>
 
 #include "analyzers/frontend/device_parser.h"
-#include "analyzers/model/access_interpreter.h"
+#include "analyzers/model/interpreter/access_interpreter.h"
 #include "analyzers/model/device_code.h"
 
 namespace kl::analyzers {

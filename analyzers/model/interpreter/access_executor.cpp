@@ -14,7 +14,7 @@
 #include <set>
 #include <vector>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/alignment_congruence.h"
 #include "analyzers/model/device_code.h"
 #include "analyzers/model/safe_types.h"

@@ -46,7 +46,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/model/access_interpreter.h"
+#include "analyzers/model/interpreter/access_interpreter.h"
 #include "analyzers/model/access_values.h"
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/affine_form.h"

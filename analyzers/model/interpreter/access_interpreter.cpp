@@ -7,7 +7,7 @@
 //   access_calls.cpp     calls, inlining, constructors, launches
 //   access_executor.cpp  statements, loops, conditions
 //   access_recorder.cpp  MemoryAccess records, coalescing and alignment verdicts
-#include "analyzers/model/access_interpreter.h"
+#include "analyzers/model/interpreter/access_interpreter.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -20,7 +20,7 @@
 
 #include <algorithm>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/shared_rows.h"
 #include "analyzers/model/safe_types.h"
 #include "analyzers/model/sibling_fields.h"

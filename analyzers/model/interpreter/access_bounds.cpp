@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/alignment_congruence.h"
 
 namespace kl::analyzers {

@@ -7,7 +7,7 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 
 namespace kl::analyzers {
 

@@ -5,7 +5,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/device_code.h"
 #include "analyzers/model/safe_types.h"
 

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "analyzers/frontend/device_parser.h"
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/asm_operands.h"
 #include "analyzers/model/device_code.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analyzers/frontend/device_parser.h"
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/access_warp.h"
 #include "analyzers/model/alignment_congruence.h"
 #include "analyzers/model/device_code.h"

@@ -19,7 +19,7 @@
 #include <algorithm>
 
 #include "analyzers/frontend/device_parser.h"
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/shared_hazards.h"
 
 namespace kl::analyzers {

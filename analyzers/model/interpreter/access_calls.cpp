@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "analyzers/frontend/device_parser.h"
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/device_code.h"
 #include "analyzers/model/safe_types.h"
 

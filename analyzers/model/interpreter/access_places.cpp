@@ -8,7 +8,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecordLayout.h>
 
-#include "analyzers/model/access_interpreter_impl.h"
+#include "analyzers/model/interpreter/access_interpreter_impl.h"
 #include "analyzers/model/device_code.h"
 #include "analyzers/model/safe_types.h"
 
