@@ -20,21 +20,39 @@ The CTest test shared.copies_in_sync runs --check.
 
 import argparse
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Home (relative to the root) -> folders (relative to the root) that get a copy.
-# A new header copy in a kernel project must also be listed in its build.toml `src`.
+# Home (relative to the root) -> folders (relative to the root) that get a copy, besides the
+# kernel projects' copies of kernels/common/, which kernel_project_copies() reads from build.toml.
 SHARED = {
-    "kernels/common/bench_util.py": [f"kernels/{k}/benchmarks" for k in ("adaln", "geglu", "rmsnorm", "rope")],
-    "kernels/common/kl_check.h": [f"kernels/{k}/torch-ext" for k in ("adaln", "geglu", "rmsnorm", "rope")],
-    # adaln has no row layouts
-    "kernels/common/row_layout.h": [f"kernels/{k}/torch-ext" for k in ("geglu", "rmsnorm", "rope")],
-    "kernels/common/vector_pack.cuh": [f"kernels/{k}/{k}_cuda" for k in ("adaln", "geglu", "rmsnorm", "rope")],
     "analyzers/data/build_toml_schema.toml": ["skills/cuda-kernels/scripts/data"],
     "analyzers/data/archs.toml": ["skills/cuda-kernels/scripts/data"],
 }
+
+
+def kernel_project_copies():
+    """{home: [folders]} for kernels/common/: a project gets a copy of a header where its
+    build.toml lists one of that name among its sources (so a new copy starts with its `src`
+    entry), and of bench_util.py in its benchmarks/ folder when it has one."""
+    copies = {}
+    for toml_path in sorted((ROOT / "kernels").glob("*/build.toml")):
+        project = toml_path.parent
+        build = tomllib.loads(toml_path.read_text())
+        sources = list(build.get("torch", {}).get("src", []))
+        for kernel in build.get("kernel", {}).values():
+            sources += kernel.get("src", [])
+        for home in sorted((ROOT / "kernels" / "common").iterdir()):
+            for source in sources:
+                if Path(source).name == home.name:
+                    copies.setdefault(f"kernels/common/{home.name}", []).append(
+                        str((project / source).parent.relative_to(ROOT)))
+        if (project / "benchmarks" / "benchmark.py").is_file():
+            copies.setdefault("kernels/common/bench_util.py", []).append(
+                str((project / "benchmarks").relative_to(ROOT)))
+    return copies
 
 
 def banner(home):
@@ -46,7 +64,7 @@ def banner(home):
 
 def copies():
     """(destination path, bytes it must hold) for every copy."""
-    for home, folders in SHARED.items():
+    for home, folders in {**kernel_project_copies(), **SHARED}.items():
         text = banner(home) + (ROOT / home).read_bytes()
         for folder in folders:
             yield ROOT / folder / Path(home).name, text

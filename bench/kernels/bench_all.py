@@ -26,7 +26,8 @@ import torch  # noqa: E402
 
 from bench_util import REMATCH_ROUNDS, REMATCH_WITHIN, Recorder, copy_bandwidth_gbs  # noqa: E402
 
-PROJECTS = ["rmsnorm", "rope", "geglu", "adaln"]
+# The reference kernels: every project under kernels/ with a build.toml.
+PROJECTS = sorted(path.parent.name for path in (ROOT / "kernels").glob("*/build.toml"))
 
 
 def load_benchmark(project):

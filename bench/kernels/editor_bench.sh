@@ -13,7 +13,8 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 BUNDLE=$1
-PROJECTS=${2:-"rmsnorm rope geglu adaln"}
+# Default: every reference kernel (a project under kernels/ with a build.toml).
+PROJECTS=${2:-$(for t in kernels/*/build.toml; do basename "$(dirname "$t")"; done | tr '\n' ' ')}
 RUNNER_PROJECT=${3:-}
 OUT=${OUT:-$ROOT/bench/kernels/out}
 mkdir -p "$OUT"

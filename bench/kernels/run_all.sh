@@ -27,18 +27,20 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torc
 
 stamp "build (capabilities $KERNELS_CUDA_CAPS)"
 export MAX_JOBS=${MAX_JOBS:-4}
+# The reference kernels: every project under kernels/ with a build.toml.
+KERNEL_NAMES=($(for t in kernels/*/build.toml; do basename "$(dirname "$t")"; done))
 pids=()
-for p in rmsnorm rope geglu adaln; do
+for p in "${KERNEL_NAMES[@]}"; do
   python3 kernels/tools/build_local.py "kernels/$p" --out "$BUILD" > "$OUT/.build_$p.log" 2>&1 &
   pids+=($!)
 done
 build_ok=1
 for i in "${!pids[@]}"; do
-  p=$(echo rmsnorm rope geglu adaln | cut -d' ' -f$((i + 1)))
+  p=${KERNEL_NAMES[$i]}
   if wait "${pids[$i]}"; then stamp "built $p"; else stamp "BUILD FAILED: $p"; build_ok=0; tail -60 "$OUT/.build_$p.log"; fi
 done
 cat "$OUT"/.build_*.log > "$OUT/build.log"; rm -f "$OUT"/.build_*.log
-export PYTHONPATH=$BUILD/rmsnorm:$BUILD/rope:$BUILD/geglu:$BUILD/adaln:$LIGER_SRC${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH=$(printf '%s:' "${KERNEL_NAMES[@]/#/$BUILD/}")$LIGER_SRC${PYTHONPATH:+:$PYTHONPATH}
 
 stamp "error-path probe (a bad argument must raise, not crash)"
 cat > /tmp/kl_err.py <<'PY'
@@ -62,7 +64,7 @@ fi
 if [ "${RUN_TESTS:-1}" = 1 ]; then
   stamp "tests"
   python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors -rfE --tb=short --maxfail=40 \
-    kernels/rmsnorm/tests kernels/rope/tests kernels/geglu/tests kernels/adaln/tests > "$OUT/pytest.log" 2>&1
+    $(printf 'kernels/%s/tests ' "${KERNEL_NAMES[@]}") > "$OUT/pytest.log" 2>&1
   tail -25 "$OUT/pytest.log"
 fi
 
@@ -73,7 +75,7 @@ fi
 
 if [ "${RUN_BENCH:-1}" = 1 ]; then
   stamp "benchmarks"
-  timeout "${BENCH_TIMEOUT:-420}" python3 bench/kernels/bench_all.py --json "$OUT/results.json" --only "${BENCH_ONLY:-rmsnorm,rope,geglu,adaln}" \
+  timeout "${BENCH_TIMEOUT:-420}" python3 bench/kernels/bench_all.py --json "$OUT/results.json" --only "${BENCH_ONLY:-$(IFS=,; echo "${KERNEL_NAMES[*]}")}" \
     --command "bash bench/kernels/run_all.sh (KERNELS_CUDA_CAPS=$KERNELS_CUDA_CAPS) -> python3 bench/kernels/bench_all.py" \
     > "$OUT/bench.log" 2>&1
   grep -vE "^  " "$OUT/bench.log" | grep -v "^$" | head -5

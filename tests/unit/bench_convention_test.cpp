@@ -69,12 +69,17 @@ TEST_CASE("scripts are sorted into the two conventions") {
 }
 
 TEST_CASE("the reference kernels follow both conventions") {
-  for (const char* kernel : {"rmsnorm", "geglu", "rope", "adaln"}) {
-    auto found = kl::runner::scan_bench_scripts(fs::path(KL_SOURCE_DIR) / "kernels" / kernel);
-    INFO(kernel);
+  // Every reference kernel: each project under kernels/ with a build.toml.
+  size_t projects = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(KL_SOURCE_DIR) / "kernels")) {
+    if (!fs::is_regular_file(entry.path() / "build.toml")) continue;
+    ++projects;
+    auto found = kl::runner::scan_bench_scripts(entry.path());
+    INFO(entry.path().string());
     CHECK(found.kernel_lsp);
     CHECK(found.kernels);
   }
+  CHECK(projects >= 4);
 }
 
 TEST_CASE("convention names round-trip") {

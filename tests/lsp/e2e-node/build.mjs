@@ -38,7 +38,9 @@ if (!fs.existsSync(nvcc)) {
   console.log(`lsp.e2e_node_build skipped: no nvcc at ${nvcc}`);
   process.exit(77);
 }
-const kernels = only.length ? only : ['rmsnorm', 'rope', 'geglu', 'adaln'];
+// By default every reference kernel: each project folder with a build.toml.
+const kernels = only.length ? only
+  : fs.readdirSync(kernelsDir).filter((k) => fs.existsSync(path.join(kernelsDir, k, 'build.toml'))).sort();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kl-e2e-build-'));
 for (const k of kernels) fs.cpSync(path.join(kernelsDir, k), path.join(root, k), { recursive: true });
 const uriOf = (p) => pathToFileURL(path.join(root, p)).href;
