@@ -7,6 +7,7 @@
 #include "guidance/skill_front_matter.h"
 #include "guidance/skill_markdown.h"
 #include "support/fs_paths.h"
+#include "support/text.h"
 
 namespace kl::guidance {
 namespace {
@@ -29,11 +30,7 @@ bool contains_word(const std::vector<std::string>& words, const std::string& wor
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
+std::string lower(std::string_view text) { return kl::ascii_lower(text); }
 
 // Words that every section has; they would only add noise to a ranking.
 bool is_stop_word(const std::string& word) {

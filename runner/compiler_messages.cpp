@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analyzers/project/capability.h"
+#include "support/text.h"
 
 namespace kl::runner {
 namespace fs = std::filesystem;
@@ -14,12 +15,7 @@ using analyzers::Severity;
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  const size_t begin = text.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  const size_t end = text.find_last_not_of(" \t");
-  return text.substr(begin, end - begin + 1);
-}
+std::string_view trim(std::string_view text) { return kl::trim(text, " \t"); }
 
 Severity severity_of(const std::string& word) {
   if (word == "warning" || word == "Warning") return Severity::Warning;

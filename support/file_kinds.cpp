@@ -5,12 +5,12 @@
 #include <string_view>
 #include <utility>
 
+#include "support/text.h"
+
 namespace kl {
 
 std::string lowercase_extension(const std::filesystem::path& file) {
-  std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
+  return ascii_lower(file.extension().string());
 }
 
 SourceKind source_kind(const std::filesystem::path& file) {

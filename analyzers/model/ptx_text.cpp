@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "support/text.h"
+
 namespace kl::analyzers {
 
 std::vector<PtxInstruction> split_ptx_instructions(std::string_view text) {
@@ -116,10 +118,7 @@ std::vector<std::string> top_level_operands(const std::string& operands) {
   return out;
 }
 
-std::string trimmed(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
+std::string trimmed(std::string_view s) { return std::string(kl::trim(s, " \t\r\n")); }
 
 // "%4", "%4+16", "%[src] + 8", "%%rd1" (a PTX register: no operand) into the access.
 void read_address(const std::string& inside, PtxMemoryAccess& access) {

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "analyzers/project/build_toml_section.h"
+#include "support/text.h"
 
 namespace kl::analyzers {
 namespace {
@@ -13,12 +14,6 @@ bool is_scheme(std::string_view text) {  // ALPHA *( ALPHA / DIGIT / "+" / "-" /
   return std::all_of(text.begin(), text.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
   });
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 bool has_space(std::string_view text) {
@@ -47,7 +42,7 @@ std::optional<std::string> git_url_problem(std::string_view text, std::span<cons
   const std::string_view before = text.substr(0, colon);
   const std::string_view after = text.substr(colon + 1);
   if (is_scheme(before)) {  // a URL
-    const std::string scheme = lowercase(before);
+    const std::string scheme = kl::ascii_lower(before);
     if ((scheme == "http" || scheme == "https") && !has_host(after)) return not_a_git_url(text);
     if (std::find(schemes.begin(), schemes.end(), scheme) != schemes.end()) return std::nullopt;
     return "has the unsupported scheme `" + scheme + "` (kernel-builder accepts " + joined_list(schemes) +

@@ -7,16 +7,15 @@
 #include <vector>
 
 #include "analyzers/project/build_toml_schema.h"
+#include "support/text.h"
 
 namespace kl::analyzers {
 namespace {
 
 std::string normalised(std::string_view word) {
-  std::string out(word);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string out = kl::ascii_lower(word);
+  for (char& c : out)
     if (c == '_') c = '-';
-  }
   return out;
 }
 

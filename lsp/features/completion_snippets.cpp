@@ -5,20 +5,14 @@
 
 #include "analyzers/project/project_locator.h"
 #include "support/line_index.h"
+#include "support/text.h"
 
 namespace kl::lsp {
 namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
-bool starts_with_ignoring_case(std::string_view text, std::string_view start) {
-  if (start.size() > text.size()) return false;
-  for (size_t i = 0; i < start.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(text[i])) !=
-        std::tolower(static_cast<unsigned char>(start[i])))
-      return false;
-  return true;
-}
+using kl::starts_with_ignoring_case;
 
 bool offered_in_any(const guidance::Snippet& snippet, const std::vector<guidance::SnippetContext>& contexts) {
   return std::any_of(contexts.begin(), contexts.end(),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lsp/features/source_scan.h"
+#include "support/text.h"
 
 namespace kl::lsp {
 namespace {
@@ -43,11 +44,7 @@ void append_space(std::string& head, char c) {
   head.push_back(c == '\n' ? '\n' : ' ');
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
+using kl::trim;  // space() is exactly kl::kWhitespace
 
 std::vector<std::string_view> identifiers(std::string_view s) {
   std::vector<std::string_view> out;

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "support/text.h"
+
 namespace kl::lsp {
 namespace {
 
@@ -16,9 +18,7 @@ int hex_value(char c) {
 
 std::optional<std::filesystem::path> uri_to_path(std::string_view uri) {
   constexpr std::string_view kScheme = "file://";
-  if (uri.size() < kScheme.size()) return std::nullopt;
-  for (size_t i = 0; i < kScheme.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(uri[i])) != kScheme[i]) return std::nullopt;
+  if (!kl::starts_with_ignoring_case(uri, kScheme)) return std::nullopt;
   std::string_view rest = uri.substr(kScheme.size());
   // Authority: empty or "localhost"; anything else is a remote file we cannot read.
   size_t slash = rest.find('/');

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "support/text.h"
+
 namespace kl::lsp {
 namespace {
 
@@ -15,11 +17,8 @@ bool equals_ignore_case(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// A header's name and value without the blanks around them (and the line's closing \r).
+std::string_view trim(std::string_view s) { return kl::trim(s, " \t\r"); }
 
 // Digits only, no sign, no overflow; anything else is not a length.
 std::optional<size_t> parse_length(std::string_view text) {
