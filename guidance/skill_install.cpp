@@ -54,18 +54,6 @@ Result<size_t> copy_tree(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-std::string_view agent_name(SkillAgent agent) {
-  switch (agent) {
-    case SkillAgent::Claude:
-      return "claude";
-    case SkillAgent::Codex:
-      return "codex";
-    case SkillAgent::OpenCode:
-      return "opencode";
-  }
-  return "claude";
-}
-
 fs::path agent_skills_folder(SkillAgent agent, bool global, const fs::path& working_directory,
                              const fs::path& home) {
   switch (agent) {

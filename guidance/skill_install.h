@@ -11,7 +11,6 @@
 // Filesystem only; errors are values.
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "support/result.h"
@@ -20,7 +19,6 @@ namespace kl::guidance {
 
 enum class SkillAgent { Claude, Codex, OpenCode };
 
-std::string_view agent_name(SkillAgent agent);  // "claude", "codex", "opencode"
 
 // The folder that holds skills for `agent`: project (under `working_directory`) or global
 // (under `home`).

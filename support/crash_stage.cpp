@@ -77,8 +77,6 @@ CrashStage::~CrashStage() {
   g_stage.store(previous_);
 }
 
-const char* current_crash_stage() { return *t_stage ? t_stage : g_stage.load(); }
-
 void prepare_thread_for_crash_reports() {
   pthread_attr_t attributes;
   if (pthread_getattr_np(pthread_self(), &attributes) == 0) {

@@ -25,8 +25,6 @@ class CrashStage {
   const char* previous_on_thread_;
 };
 
-const char* current_crash_stage();  // "" outside any stage
-
 // Installs handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT that write
 // "<SIGNAME>[ (stack exhausted)]|<stage>\n" to `report_fd` and then hand the signal to whatever handler was there
 // before (the default action, or a sanitizer's report), so the process still dies of it.

@@ -38,9 +38,7 @@ inline bool is_integral_type(clang::QualType type) {
 }
 inline bool is_pointer_type(clang::QualType type) { return !type.isNull() && type->isPointerType(); }
 inline bool is_reference_type(clang::QualType type) { return !type.isNull() && type->isReferenceType(); }
-inline bool is_record_type(clang::QualType type) { return !type.isNull() && type->isRecordType(); }
 inline bool is_array_type(clang::QualType type) { return !type.isNull() && type->isArrayType(); }
-inline bool is_dependent_type(clang::QualType type) { return !type.isNull() && type->isDependentType(); }
 inline bool is_boolean_type(clang::QualType type) { return !type.isNull() && type->isBooleanType(); }
 
 // The element type behind a pointer or an array (after references); null when there is none.
