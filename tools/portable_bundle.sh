@@ -50,11 +50,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 KERNEL_LSP_RESOURCE_DIR="${KERNEL_LSP_RESOURCE_DIR:-$here/share}" exec "$here/kernel-lsp.bin" "$@"
 SH
 chmod +x "$bundle/kernel-lsp"
-mkdir -p "$bundle/share/kernels" "$bundle/share/analyzers/frontend" "$bundle/share/analyzers/data" "$bundle/share/runner"
-cp -r "$root/kernels/tools" "$root/kernels/common" "$bundle/share/kernels/"
-cp "$root/analyzers/data/builder_defaults.toml" "$bundle/share/analyzers/data/"
-cp -r "$root/analyzers/frontend/shims" "$root/analyzers/frontend/torch_standin" "$bundle/share/analyzers/frontend/"
-[ -d "$root/runner/scripts" ] && cp -r "$root/runner/scripts" "$bundle/share/runner/"
-cp -r "$root/skills" "$root/snippets" "$bundle/share/"
+# The resources, as `cmake --install` lays them out (cli/CMakeLists.txt lists them once).
+cmake --install "$build" --prefix "$stage/installed" --component resources >/dev/null
+mv "$stage/installed/share/kernel-lsp" "$bundle/share"
 tar -C "$stage" -cf - kernel-lsp-portable | xz -T0 -6 > "$out"
 echo "kernel-lsp: portable bundle $out ($(du -h "$out" | cut -f1))"
