@@ -3,7 +3,9 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const serverCommands = { build: 'kernel-lsp.build', bench: 'kernel-lsp.bench', cancel: 'kernel-lsp.cancel' } as const;
+export const serverCommands = {
+  build: 'kernel-lsp.build', bench: 'kernel-lsp.bench', cancel: 'kernel-lsp.cancel', test: 'kernel-lsp.test',
+} as const;
 
 // JSON-RPC codes whose messages, from kernel-lsp, already say what to do (wait, cancel, trust
 // the workspace, add a build.toml): RequestFailed and InvalidParams.
@@ -26,7 +28,8 @@ function whatFailed(command: string, args: unknown[]): string {
   const of = project ? ` of ${project}` : '';
   if (command === serverCommands.build) return `the build${of}`;
   if (command === serverCommands.bench) return `the benchmark${of}`;
-  if (command === serverCommands.cancel) return 'cancelling the build or benchmark';
+  if (command === serverCommands.test) return `the tests${of}`;
+  if (command === serverCommands.cancel) return 'cancelling the build, benchmark or tests';
   return command;
 }
 

@@ -1,7 +1,7 @@
 // The extension's commands, written against CommandHost (src/commandHost.ts) so that the tests
-// can drive them without VS Code. Build, Benchmark and Cancel go through the server
-// (kernel-lsp.build/.bench/.cancel over workspace/executeCommand: progress, compile errors as
-// diagnostics, resource usage as lenses); Show Guidance through its kernel-lsp/guidance request;
+// can drive them without VS Code. Build, Benchmark, Run Tests and Cancel go through the server
+// (kernel-lsp.build/.bench/.test/.cancel over workspace/executeCommand: progress, compile errors
+// and sanitizer reports as diagnostics, resource usage as lenses); Show Guidance through its kernel-lsp/guidance request;
 // the skill install through the CLI (`kernel-lsp skills install`), which owns the copy.
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { commandFailureMessage, isCancellation, serverCommands } from './command
 import { guidanceMethod, guidancePage, guidanceQueries, parseGuidance, type GuidanceParams } from './guidance';
 import { findProjectDir } from './project';
 import { needsForce, skillInstallArgs, skillTargets } from './skillInstall';
+import { testChoices, testMessage } from './testRun';
 
 export { serverCommands };
 
@@ -82,6 +83,36 @@ export async function buildOrBench(host: CommandHost, kind: 'build' | 'bench'): 
     if (isCancellation(error)) return;
     const choice = await host.showError(commandFailureMessage(serverCommands[kind], args, error), 'Show Log');
     if (choice === 'Show Log') host.showLog();
+  }
+}
+
+// Run Tests: the tests of the active file's project (else of the workspace folder), with the
+// sanitizer the user picks; the reports arrive as diagnostics, the summary as a message.
+export async function runTests(host: CommandHost): Promise<void> {
+  if (!(await needsServer(host))) return;
+  const project = activeProject(host) ?? host.workspaceFolder();
+  if (!project) {
+    await host.showWarning('kernel-lsp: open a file of a kernel project (or a folder) to run its tests.');
+    return;
+  }
+  const choice = await host.pick(testChoices, `Run the tests of ${path.basename(project)} under which tool?`);
+  if (!choice) return;
+  const args = [{ project: pathToFileURL(project).href, sanitize: choice.sanitize }];
+  try {
+    // A failure of the request itself is reported by the client's middleware, as for builds.
+    const result = await host.executeServerCommand(serverCommands.test, args);
+    if (result === undefined || result === null) return;
+    const message = testMessage(path.basename(project), choice, result);
+    if (message.severity === 'warning') {
+      const action = await host.showWarning(message.text, 'Show Log');
+      if (action === 'Show Log') host.showLog();
+    } else {
+      await host.showInfo(message.text);
+    }
+  } catch (error) {
+    if (isCancellation(error)) return;
+    const action = await host.showError(commandFailureMessage(serverCommands.test, args, error), 'Show Log');
+    if (action === 'Show Log') host.showLog();
   }
 }
 

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildOrBench, cancelJobs, installSkill, openBenchReport, showGuidance } from './commands';
+import { buildOrBench, cancelJobs, installSkill, openBenchReport, runTests, showGuidance } from './commands';
 import { fillFileWithSnippet } from './fileTemplates';
 import { startsServer } from './project';
 import { refreshReportsCommand, reportsViewId } from './reportList';
@@ -32,7 +32,8 @@ function workspaceFolder(): string | undefined {
 const statusMenu = [
   { label: '$(tools) Build Kernel Project', command: 'kernelLsp.build' },
   { label: '$(dashboard) Benchmark Kernel Project', command: 'kernelLsp.bench' },
-  { label: '$(debug-stop) Cancel Build or Benchmark', command: 'kernelLsp.cancel' },
+  { label: '$(beaker) Run Tests (compute-sanitizer)', command: 'kernelLsp.test' },
+  { label: '$(debug-stop) Cancel Build, Benchmark or Tests', command: 'kernelLsp.cancel' },
   { label: '$(book) Show Guidance', command: 'kernelLsp.showGuidance' },
   { label: '$(new-file) Fill File with Snippet', command: 'kernelLsp.fillFileWithSnippet' },
   { label: '$(graph) Open Benchmark Report', command: 'kernelLsp.openBenchReport' },
@@ -87,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('kernelLsp.showGuidance', () => showGuidance(host)),
     vscode.commands.registerCommand('kernelLsp.build', () => buildOrBench(host, 'build')),
     vscode.commands.registerCommand('kernelLsp.bench', () => buildOrBench(host, 'bench')),
+    vscode.commands.registerCommand('kernelLsp.test', () => runTests(host)),
     vscode.commands.registerCommand('kernelLsp.cancel', () => cancelJobs(host)),
     vscode.commands.registerCommand('kernelLsp.installSkill', () => installSkill(host)),
     vscode.commands.registerCommand('kernelLsp.fillFileWithSnippet', () => fillFileWithSnippet(templates)),

@@ -1,4 +1,4 @@
-// How the server's commands (kernel-lsp.build/.bench/.cancel/.showUsage) run through the language
+// How the server's commands (kernel-lsp.build/.bench/.test/.cancel/.showUsage) run through the language
 // client's executeCommand middleware, whoever started them: the extension's commands or a click
 // on a code lens. A failure is reported here, once: the middleware shows one message that says
 // what failed and what to do, and resolves instead of rejecting. A rejection would add a second
@@ -46,7 +46,8 @@ export async function runServerCommand(
       return undefined;
     }
   }
-  const job: RunningJob | undefined = command === serverCommands.build ? 'build' : command === serverCommands.bench ? 'bench' : undefined;
+  const jobs: Record<string, RunningJob> = { [serverCommands.build]: 'build', [serverCommands.bench]: 'bench', [serverCommands.test]: 'test' };
+  const job: RunningJob | undefined = jobs[command];
   if (job) hooks.onJob(job, true);
   try {
     const result: unknown = await next(command, args);

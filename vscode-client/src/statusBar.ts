@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type FileStatus, smName } from './fileStatus';
 
 export type ServerState = 'starting' | 'ready' | 'stopped' | 'crashed' | 'notFound';
-export type RunningJob = 'build' | 'bench';
+export type RunningJob = 'build' | 'bench' | 'test';
 
 export interface StatusInputs {
   state: ServerState;
@@ -66,7 +66,7 @@ export function statusView(inputs: StatusInputs): StatusView {
     tooltip.push(`This file is checked for ${file.capabilities.join(', ')}` +
       (file.capabilitiesFrom ? ` (from ${file.capabilitiesFrom}).` : '.'));
   }
-  if (live && inputs.job) parts.push(inputs.job === 'build' ? '$(loading~spin) building' : '$(loading~spin) benchmarking');
+  if (live && inputs.job) parts.push(`$(loading~spin) ${{ build: 'building', bench: 'benchmarking', test: 'testing' }[inputs.job]}`);
   if (file?.lastBuild) {
     const build = file.lastBuild;
     const outcome = build.cancelled ? 'cancelled' : build.ok ? 'ok' : `${build.failedCompiles} failed compiles`;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ActiveFile, CliResult, CommandHost, PickItem } from '../src/commandHost';
-import { buildOrBench, cancelJobs, installSkill, isBenchReport, openBenchReport, reportOfBenchResult, showGuidance } from '../src/commands';
+import { buildOrBench, cancelJobs, installSkill, isBenchReport, openBenchReport, reportOfBenchResult, runTests, showGuidance } from '../src/commands';
 import { runServerCommand } from '../src/serverCommandRun';
 
 class RecordingHost implements CommandHost {
@@ -220,4 +220,54 @@ test('benchmark results and shown documents are recognised as reports', () => {
   assert.equal(reportOfBenchResult({ exitCode: 1 }), undefined);
   assert.equal(isBenchReport('/p/benchmarks/reports/report.md'), true);
   assert.equal(isBenchReport('/p/README.md'), false);
+});
+
+test('Run Tests asks for a tool, runs kernel-lsp.test on the project and sums up the sanitizer reports', async () => {
+  const host = new RecordingHost();
+  host.file = kernelFile;
+  host.files.add('/p/build.toml');
+  host.answers.set('kernel-lsp.test', {
+    testsFailed: false, cancelled: false,
+    runs: [{ tool: 'memcheck', timedOut: false, reports: 2, tests: { passed: 12, failed: 0, skipped: 1, errors: 0 } }],
+    findings: [{ line: 14 }, { line: 20 }],
+  });
+  await runTests(host);
+  assert.equal(host.calls[0], 'pick Run the tests of p under which tool? (memcheck, memcheck, racecheck, synccheck, racecheck, synccheck, initcheck, no sanitizer)');
+  assert.deepEqual(host.calls.slice(1), [
+    'command kernel-lsp.test [{"project":"file:///p","sanitize":["memcheck"]}]',
+    'warning kernel-lsp: the tests of p under memcheck: 12 passed, 1 skipped; 2 reports are in the Problems view, at their source lines. [Show Log]',
+  ]);
+});
+
+test('Run Tests reports a clean run, a failed one, a timeout and a cancellation in words', async () => {
+  const clean = new RecordingHost();
+  clean.pickIndex = 1;
+  clean.answers.set('kernel-lsp.test', { testsFailed: false, runs: [
+    { tool: 'memcheck', tests: { passed: 3 } }, { tool: 'racecheck', tests: { passed: 3 } }, { tool: 'synccheck', tests: null }], findings: [] });
+  await runTests(clean);  // no active file: the workspace folder
+  assert.deepEqual(clean.calls.slice(1), [
+    'command kernel-lsp.test [{"project":"file:///ws","sanitize":["memcheck","racecheck","synccheck"]}]',
+    'info kernel-lsp: the tests of ws under memcheck, racecheck, synccheck: 3 passed; no report.',
+  ]);
+
+  const failing = new RecordingHost();
+  failing.pickIndex = 5;
+  failing.answers.set('kernel-lsp.test', { testsFailed: true, runs: [{ tool: '', timedOut: true, tests: null }], findings: [] });
+  await runTests(failing);
+  assert.equal(failing.calls.at(-1), 'warning kernel-lsp: the tests of ws: failed; the tests ran out of time. [Show Log]');
+
+  const cancelled = new RecordingHost();
+  cancelled.answers.set('kernel-lsp.test', { cancelled: true, runs: [], findings: [] });
+  await runTests(cancelled);
+  assert.equal(cancelled.calls.at(-1), 'info kernel-lsp: the tests of ws under memcheck were cancelled.');
+});
+
+test('Run Tests does nothing more when the user picks no tool or the middleware reported a failure', async () => {
+  const none = new RecordingHost();
+  none.pickIndex = 99;  // dismissed
+  await runTests(none);
+  assert.equal(none.calls.length, 1);
+  const failed = new RecordingHost();  // the middleware showed the error and resolved to nothing
+  await runTests(failed);
+  assert.deepEqual(failed.calls.slice(1), ['command kernel-lsp.test [{"project":"file:///ws","sanitize":["memcheck"]}]']);
 });

@@ -105,9 +105,9 @@ test('views: Benchmark Reports in the Explorer of kernel projects, with a refres
   for (const id of [reportsViewId, refreshReportsCommand, hasKernelProjectKey]) assert.ok(bundle.includes(`"${id}"`), id);
 });
 
-test('commands: build, benchmark, cancel, guidance, skill install, report, log, restart', () => {
+test('commands: build, benchmark, tests, cancel, guidance, skill install, report, log, restart', () => {
   const commands = manifest.contributes.commands.map((c) => c.command);
-  for (const c of ['kernelLsp.build', 'kernelLsp.bench', 'kernelLsp.cancel', 'kernelLsp.showGuidance', 'kernelLsp.installSkill',
+  for (const c of ['kernelLsp.build', 'kernelLsp.bench', 'kernelLsp.test', 'kernelLsp.cancel', 'kernelLsp.showGuidance', 'kernelLsp.installSkill',
     'kernelLsp.openBenchReport', 'kernelLsp.showLog', 'kernelLsp.restartServer'])
     assert.ok(commands.includes(c), c);
   // The report view opens from a report's editor title and the explorer.

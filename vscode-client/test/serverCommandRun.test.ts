@@ -49,7 +49,7 @@ test('a failure whose reason may not say what to do points at the log', async ()
     'log',
   ]);
   assert.equal(commandFailureMessage('kernel-lsp.cancel', [], new Error('')),
-    'kernel-lsp: cancelling the build or benchmark failed: no reason given. The kernel-lsp log (Show Log) has the details.');
+    'kernel-lsp: cancelling the build, benchmark or tests failed: no reason given. The kernel-lsp log (Show Log) has the details.');
 });
 
 test('a cancelled request is no failure: nothing is shown', async () => {
