@@ -5,10 +5,8 @@
 #include "analyzers/frontend/content_hash.h"
 #include "analyzers/project/project_locator.h"
 #include "lsp/features/document_symbols.h"
-#include "lsp/features/kernel_usage.h"
 #include "lsp/protocol/params.h"
 #include "lsp/server/build_results_json.h"
-#include "lsp/server/position_encoding.h"
 #include "lsp/server/uri.h"
 #include "runner/build_report_json.h"
 #include "runner/resource_usage.h"
@@ -74,13 +72,6 @@ KernelLocator locator_for(const runner::BuildReport& report, KernelServer& kerne
   };
 }
 
-json command_lens(const analyzers::Range& range, const PositionConverter& converter, const std::string& title,
-                  const std::string& command, const json& arguments) {
-  json lens = {{"range", converter.to_lsp(range)}, {"command", {{"title", title}, {"command", command}}}};
-  if (!arguments.is_null()) lens["command"]["arguments"] = arguments;
-  return lens;
-}
-
 // The listed files whose text (the editor's, else the disk's) differs from what the build read.
 std::vector<fs::path> stale_files(const runner::BuildReport& report, KernelServer& kernel) {
   std::vector<fs::path> stale;
@@ -89,10 +80,6 @@ std::vector<fs::path> stale_files(const runner::BuildReport& report, KernelServe
     if (!text || analyzers::content_hash(*text) != hash) stale.push_back(file);
   }
   return stale;
-}
-
-std::string clock_time(std::chrono::system_clock::time_point when) {
-  return runner::format_utc(when, "%H:%M UTC");
 }
 
 }  // namespace
@@ -275,7 +262,7 @@ std::vector<analyzers::Finding> BuildController::diagnostics_for(const fs::path&
 
 void BuildController::document_changed(const fs::path& file) { diagnostics_.forget(file); }
 
-// ---- code lenses ----------------------------------------------------------------------------
+// ---- what the code lenses and the file status read ------------------------------------------
 
 std::shared_ptr<const BuildSnapshot> BuildController::latest_build(const fs::path& project) const {
   return builds_->latest(project);
@@ -283,88 +270,6 @@ std::shared_ptr<const BuildSnapshot> BuildController::latest_build(const fs::pat
 
 std::vector<fs::path> BuildController::changed_since(const BuildSnapshot& build) const {
   return stale_files(build.report, kernel_);
-}
-
-void BuildController::code_lens(const json& params, const Reply& reply) {
-  auto path = uri_to_path(string_field(required_field(params, "textDocument"), "uri"));
-  std::optional<Document> document = path ? kernel_.document(*path) : std::nullopt;
-  if (!document) {
-    reply.result(json::array());
-    return;
-  }
-  if (document->kind == DocumentKind::BuildToml) {
-    reply.result(build_toml_lenses(*path, *document->text));
-    return;
-  }
-  if (document->kind != DocumentKind::Source) {
-    reply.result(json::array());
-    return;
-  }
-  kernel_.with_analysis(*path, [this, reply, file = *path](ReadResult read) {
-    try {
-      if (read.status != ReadStatus::Ready && read.status != ReadStatus::Failed) {
-        reply.result(json::array());
-        return;
-      }
-      const analyzers::UnitFacts* facts =
-          read.status == ReadStatus::Ready ? &read.outcome->analysis.facts : nullptr;
-      reply.result(source_lenses(file, *read.outcome->job.text, facts));
-    } catch (const std::exception& e) {
-      reply.error(ErrorCode::InternalError, std::string("codeLens failed: ") + e.what());
-    }
-  });
-}
-
-json BuildController::source_lenses(const fs::path& file, const std::string& text,
-                                    const analyzers::UnitFacts* facts) const {
-  json lenses = json::array();
-  auto toml = analyzers::find_build_toml(file);
-  if (!toml) return lenses;
-  fs::path project = toml->parent_path();
-  json args = json::array({{{"project", path_to_uri(project)}}});
-  PositionConverter converter(text, client_.encoding.encoding);
-  std::shared_ptr<const BuildSnapshot> snapshot = builds_->latest(project);
-  std::string stale_line;
-  if (snapshot) {
-    auto stale = stale_files(snapshot->report, kernel_);
-    if (!stale.empty())
-      stale_line = "stale: " + stale.front().filename().string() +
-                   (stale.size() > 1 ? " and " + std::to_string(stale.size() - 1) + " more" : "") +
-                   " changed since the " + clock_time(snapshot->report.finished) + " build";
-  }
-  runner::BuildReport empty;
-  for (const auto& usage : kernel_usage(text, facts, snapshot ? snapshot->report : empty)) {
-    lenses.push_back(command_lens(usage.name_range, converter, "Build", kBuildCommand, args));
-    lenses.push_back(command_lens(usage.name_range, converter, "Benchmark", kBenchCommand, args));
-    if (usage.targets.empty()) continue;
-    // One short lens per kernel: every target's numbers on one line do not fit beside Build and
-    // Benchmark (editors cut the line); they are in its tooltip and its command's message.
-    std::string title = usage_summary(usage.targets) + (stale_line.empty() ? "" : " · stale");
-    std::string details = usage_details(usage.name, usage.targets);
-    if (!stale_line.empty()) details += "\n" + stale_line;
-    json lens = command_lens(usage.name_range, converter, title, kShowUsageCommand,
-                             json::array({{{"kernel", usage.name}, {"title", title}, {"details", details}}}));
-    lens["command"]["tooltip"] = details;  // LSP 3.18's Command.tooltip; older clients ignore it
-    lenses.push_back(std::move(lens));
-  }
-  return lenses;
-}
-
-json BuildController::build_toml_lenses(const fs::path& file, const std::string& text) const {
-  fs::path project = file.parent_path();
-  json args = json::array({{{"project", path_to_uri(project)}}});
-  PositionConverter converter(text, client_.encoding.encoding);
-  analyzers::Range top{{0, 0}, {0, 0}};
-  json lenses = json::array({command_lens(top, converter, "Build", kBuildCommand, args),
-                             command_lens(top, converter, "Benchmark", kBenchCommand, args)});
-  if (auto snapshot = builds_->latest(project)) {
-    std::string summary = "last build " + clock_time(snapshot->report.finished) + ": " +
-                          std::to_string(snapshot->report.units.size()) + " compiles, " +
-                          std::to_string(runner::failed_compiles(snapshot->report)) + " failed";
-    if (!stale_files(snapshot->report, kernel_).empty()) summary += " · sources changed since";
-    lenses.push_back(command_lens(top, converter, summary, "", nullptr));
-  }
-  return lenses;
 }
 
 }  // namespace kl::lsp

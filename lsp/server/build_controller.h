@@ -1,9 +1,8 @@
 #pragma once
 // Builds and benchmarks over LSP: the kernel-lsp.build / .bench / .cancel commands
 // (workspace/executeCommand), the kernel-lsp/build and kernel-lsp/bench requests agents call,
-// code lenses with each kernel's registers, spills, shared memory and occupancy (one short lens
-// per kernel; per capability in its tooltip and its kernel-lsp.showUsage command),
-// and nvcc's and ptxas' messages as diagnostics of the files they name.
+// the kernel-lsp.showUsage command of a resource lens (code_lenses.h makes the lenses from the
+// builds kept here), and nvcc's and ptxas' messages as diagnostics of the files they name.
 //
 // Nothing here starts a process unless the client asked (a command or a request), and nothing
 // at all in a workspace the client marked untrusted (setting workspaceTrusted). One job per
@@ -59,7 +58,6 @@ class BuildController {
   bool execute(const std::string& command, const json& arguments, const Reply& reply);
   void build_request(const json& params, const Reply& reply);
   void bench_request(const json& params, const Reply& reply);
-  void code_lens(const json& params, const Reply& reply);
 
   // The newest build's messages located in `file`; an edit of the file drops them (their lines
   // no longer match the text), the next build brings them back if they still apply.
@@ -67,7 +65,8 @@ class BuildController {
   void document_changed(const std::filesystem::path& file);
 
   // The newest finished build of `project` (null: none yet), and the files it read whose text
-  // (the editor's, else the disk's) has changed since: kernel-lsp/fileStatus (file_status_json.h).
+  // (the editor's, else the disk's) has changed since: the code lenses and kernel-lsp/fileStatus
+  // (file_status_json.h).
   std::shared_ptr<const BuildSnapshot> latest_build(const std::filesystem::path& project) const;
   std::vector<std::filesystem::path> changed_since(const BuildSnapshot& build) const;
 
@@ -84,9 +83,6 @@ class BuildController {
   void show_usage(const json& arguments, const Reply& reply);
   bool refuse_untrusted(const Reply& reply) const;
   void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
-  json source_lenses(const std::filesystem::path& file, const std::string& text,
-                     const analyzers::UnitFacts* facts) const;
-  json build_toml_lenses(const std::filesystem::path& file, const std::string& text) const;
 
   Dispatcher& dispatcher_;
   ProgressReporter& progress_;

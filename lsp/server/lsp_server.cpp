@@ -106,7 +106,7 @@ LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
   dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
   // Test runs under compute-sanitizer: lsp/server/test_controller.h.
   dispatcher_.on_request(kTestMethod, [this](const json& params, Reply reply) { tests_->test_request(params, reply); });
-  dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { builds_->code_lens(params, reply); });
+  dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { lenses_->code_lens(params, reply); });
   // The status bar's facts about a file: lsp/server/file_status_json.h.
   dispatcher_.on_request(kFileStatusMethod, [this](const json& params, Reply reply) {
     file_status_request(params, reply, *kernel_, *builds_);
@@ -169,6 +169,7 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   kernel_->set_snippet_completion(client_snippet_support(params));  // snippets in completion
   builds_ = std::make_unique<BuildController>(dispatcher_, *progress_, *kernel_, client_,
                                               [this](const std::filesystem::path& file) { republish(file); });
+  lenses_ = std::make_unique<CodeLenses>(*kernel_, client_, *builds_);
   tests_ = std::make_unique<TestController>(dispatcher_, *progress_, *kernel_, builds_->jobs(),
                                             [this](const std::filesystem::path& file) { republish(file); });
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",

@@ -20,6 +20,7 @@
 #include "guidance/guidance_links.h"
 #include "lsp/core/kernel_server.h"
 #include "lsp/server/build_controller.h"
+#include "lsp/server/code_lenses.h"
 #include "lsp/server/test_controller.h"
 #include "lsp/protocol/dispatcher.h"
 #include "lsp/server/client_capabilities.h"
@@ -95,7 +96,8 @@ class LspServer final : public KernelServerListener {
   std::vector<std::filesystem::path> roots_;
   std::unique_ptr<ProgressReporter> progress_;
   std::unique_ptr<KernelServer> kernel_;
-  std::unique_ptr<BuildController> builds_;  // build, bench, lenses
+  std::unique_ptr<BuildController> builds_;  // build, bench
+  std::unique_ptr<CodeLenses> lenses_;       // Build / Benchmark / resource lenses
   std::unique_ptr<TestController> tests_;    // test runs under compute-sanitizer
   TextSync text_sync_;  // which open documents the server can no longer follow
 
