@@ -30,8 +30,6 @@ bool contains_word(const std::vector<std::string>& words, const std::string& wor
   return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-std::string lower(std::string_view text) { return kl::ascii_lower(text); }
-
 // Words that every section has; they would only add noise to a ranking.
 bool is_stop_word(const std::string& word) {
   static const std::set<std::string> kStop = {"a",   "an", "the", "of",   "to",  "in",   "on",   "for",
@@ -181,7 +179,7 @@ std::vector<const SkillSection*> SkillSectionIndex::search(std::string_view topi
   for (const auto& section : sections_) {
     const std::string heading = normalize_heading(section.heading);
     const std::vector<std::string> heading_words = words_of(heading);
-    const std::string body = lower(section.text);
+    const std::string body = kl::ascii_lower(section.text);
     double score = 0;
     size_t matched = 0;
     for (const auto& word : words) {

@@ -3,6 +3,8 @@
 #include <regex>
 #include <string>
 
+#include "support/text.h"
+
 namespace kl::runner {
 namespace {
 
@@ -35,8 +37,7 @@ std::optional<TestCounts> parse_pytest_summary(std::string_view output) {
   while (start < output.size()) {
     size_t end = output.find('\n', start);
     if (end == std::string_view::npos) end = output.size();
-    std::string line(output.substr(start, end - start));
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    std::string line(kl::trim(output.substr(start, end - start), " \r"));
     if (line.find(" in ") != std::string::npos)
       if (auto counts = parse_line(line)) last = counts;
     start = end + 1;
