@@ -174,17 +174,24 @@ def generated_cases(schema):
     return {name: to_toml(document) for name, document in cases.items()}
 
 
-def cpp_error_lines(kernel_lsp, path):
-    run = subprocess.run([kernel_lsp, "lint", str(path), "--format", "json"], capture_output=True, text=True)
-    report = json.loads(run.stdout)
-    return sorted({f["line"] for f in report["findings"]
-                   if f["severity"] == "error" and Path(f["file"]).name == "build.toml"})
+def cpp_error_lines(kernel_lsp, paths):
+    """{build.toml path: its error lines} from one `kernel-lsp lint` of every file."""
+    run = subprocess.run([kernel_lsp, "lint", "--format", "json", *map(str, paths)], capture_output=True, text=True)
+    lines = {path.resolve(): set() for path in paths}
+    for f in json.loads(run.stdout)["findings"]:
+        if f["severity"] == "error" and Path(f["file"]).name == "build.toml":
+            lines.setdefault(Path(f["file"]).resolve(), set()).add(f["line"])
+    return {path: sorted(found) for path, found in lines.items()}
 
 
-def checker_error_lines(path, nvcc):
-    command = [sys.executable, str(CHECKER), str(path)] + (["--nvcc", nvcc] if nvcc else [])
+def checker_error_lines(paths, nvcc):
+    """{build.toml path: its error lines} from one run of the checker over every file."""
+    command = [sys.executable, str(CHECKER), *map(str, paths)] + (["--nvcc", nvcc] if nvcc else [])
     run = subprocess.run(command, capture_output=True, text=True)
-    return sorted({int(m.group(1)) for m in re.finditer(r"^.*?build\.toml:(\d+): error:", run.stdout, re.M)})
+    lines = {path.resolve(): set() for path in paths}
+    for m in re.finditer(r"^(.*?build\.toml):(\d+): error:", run.stdout, re.M):
+        lines.setdefault(Path(m.group(1)).resolve(), set()).add(int(m.group(2)))
+    return {path: sorted(found) for path, found in lines.items()}
 
 
 def main():
@@ -206,8 +213,10 @@ def main():
         if args.corpus:
             real += sorted(Path(args.corpus).glob("*/build.toml"))
         files += [(str(path), path) for path in real]
+        paths = [path for _, path in files]
+        all_ours, all_theirs = cpp_error_lines(args.kernel_lsp, paths), checker_error_lines(paths, args.nvcc)
         for name, path in files:
-            ours, theirs = cpp_error_lines(args.kernel_lsp, path), checker_error_lines(path, args.nvcc)
+            ours, theirs = all_ours[path.resolve()], all_theirs[path.resolve()]
             compared += 1
             if ours != theirs:
                 differences.append(f"{name}: kernel-lsp errors on lines {ours}, check_build_toml.py on {theirs}")
