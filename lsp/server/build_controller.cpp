@@ -124,21 +124,10 @@ void BuildController::stop() {
   if (builds_) builds_->stop();
 }
 
-bool BuildController::execute(const std::string& command, const json& arguments, const Reply& reply) {
-  if (command == kBuildCommand)
-    start_build(arguments, reply);
-  else if (command == kBenchCommand)
-    start_bench(arguments, reply, true);
-  else if (command == kCancelCommand)
-    cancel(arguments, reply);
-  else if (command == kShowUsageCommand)
-    show_usage(arguments, reply);
-  else
-    return false;
-  return true;
+void BuildController::bench_command(const json& arguments, const Reply& reply) {
+  start_bench(arguments, reply, true);
 }
 
-void BuildController::build_request(const json& params, const Reply& reply) { start_build(params, reply); }
 void BuildController::bench_request(const json& params, const Reply& reply) {
   start_bench(params, reply, false);
 }
@@ -152,7 +141,7 @@ bool BuildController::refuse_untrusted(const Reply& reply) const {
   return true;
 }
 
-void BuildController::start_build(const json& arguments, const Reply& reply) {
+void BuildController::build(const json& arguments, const Reply& reply) {
   const json& args = command_arguments(arguments);
   fs::path project = project_of(args);
   std::vector<std::string> caps = capabilities_of(args);

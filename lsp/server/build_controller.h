@@ -54,10 +54,13 @@ class BuildController {
                   std::function<void(const std::filesystem::path&)> republish);
   ~BuildController();
 
-  // workspace/executeCommand for the commands above; false (nothing answered) for other commands.
-  bool execute(const std::string& command, const json& arguments, const Reply& reply);
-  void build_request(const json& params, const Reply& reply);
-  void bench_request(const json& params, const Reply& reply);
+  // The handlers (lsp_server.h routes the methods and commands to them). `arguments` is a
+  // command's arguments or a request's params: command_arguments() reads either.
+  void build(const json& arguments, const Reply& reply);          // kernel-lsp.build, kernel-lsp/build
+  void bench_command(const json& arguments, const Reply& reply);  // kernel-lsp.bench: the report is shown
+  void bench_request(const json& params, const Reply& reply);     // kernel-lsp/bench: the answer carries it
+  void cancel(const json& arguments, const Reply& reply);         // kernel-lsp.cancel
+  void show_usage(const json& arguments, const Reply& reply);     // kernel-lsp.showUsage
 
   // The newest build's messages located in `file`; an edit of the file drops them (their lines
   // no longer match the text), the next build brings them back if they still apply.
@@ -76,11 +79,8 @@ class BuildController {
   ProjectBuilds& jobs() { return *builds_; }
 
  private:
-  void start_build(const json& arguments, const Reply& reply);
   // `opened_by_user`: a command (the user clicked), so the report is shown when the client can.
   void start_bench(const json& arguments, const Reply& reply, bool opened_by_user);
-  void cancel(const json& arguments, const Reply& reply);
-  void show_usage(const json& arguments, const Reply& reply);
   bool refuse_untrusted(const Reply& reply) const;
   void build_finished(const std::shared_ptr<const BuildSnapshot>& snapshot);
 

@@ -41,12 +41,8 @@ json guidance_request(const json& params, KernelServer& kernel, PositionEncoding
   return found ? to_json(found->guidance) : json(nullptr);
 }
 
-json guidance_command(const json& params, KernelServer& kernel, PositionEncoding encoding) {
-  std::string command = string_field(params, "command");
-  if (command != kGuidanceCommand) throw_invalid_params("unknown command `" + command + "`");
-  const json* arguments = optional_field(params, "arguments");
-  if (arguments && arguments->is_array() && !arguments->empty())
-    return guidance_request((*arguments)[0], kernel, encoding);
+json guidance_command(const json& arguments, KernelServer& kernel, PositionEncoding encoding) {
+  if (arguments.is_array() && !arguments.empty()) return guidance_request(arguments[0], kernel, encoding);
   return guidance_request(json::object(), kernel, encoding);
 }
 

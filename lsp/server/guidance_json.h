@@ -17,7 +17,8 @@ inline constexpr const char* kGuidanceCommand = "kernel-lsp.guidance";
 // when none of them answers, the construct at uri + position (an LSP Position in the negotiated
 // encoding). Result: {title, markdown, file (absolute path), uri, line (0-based), skill} or null.
 json guidance_request(const json& params, KernelServer& kernel, PositionEncoding encoding);
-// workspace/executeCommand {command: "kernel-lsp.guidance", arguments: [<the same object>]}.
-json guidance_command(const json& params, KernelServer& kernel, PositionEncoding encoding);
+// workspace/executeCommand {command: "kernel-lsp.guidance", arguments: [<the same object>]}: the
+// command's `arguments`.
+json guidance_command(const json& arguments, KernelServer& kernel, PositionEncoding encoding);
 
 }  // namespace kl::lsp

@@ -68,49 +68,60 @@ std::vector<std::filesystem::path> folder_paths(const json& folders) {
 
 }  // namespace
 
+const std::vector<LspServer::Route<LspServer::RequestHandler>>& LspServer::request_routes() {
+  static const std::vector<Route<RequestHandler>> routes = {
+      {"initialize", &LspServer::initialize},
+      {"shutdown", &LspServer::shutdown},
+      {"textDocument/diagnostic", &LspServer::diagnostic},
+      {"textDocument/codeAction", &LspServer::code_action},
+      {"textDocument/hover", &LspServer::hover},
+      {"textDocument/documentSymbol", &LspServer::document_symbol},
+      {"textDocument/completion", &LspServer::completion},
+      {"textDocument/codeLens", &LspServer::code_lens},
+      {"workspace/executeCommand", &LspServer::execute_command},
+      {kFileStatusMethod, &LspServer::file_status},
+      {kGuidanceMethod, &LspServer::guidance},
+      {kBuildMethod, &LspServer::build},
+      {kBenchMethod, &LspServer::bench},
+      {kTestMethod, &LspServer::test},
+  };
+  return routes;
+}
+
+const std::vector<LspServer::Route<LspServer::NotificationHandler>>& LspServer::notification_routes() {
+  static const std::vector<Route<NotificationHandler>> routes = {
+      {"initialized", &LspServer::initialized},
+      {"textDocument/didOpen", &LspServer::did_open},
+      {"textDocument/didChange", &LspServer::did_change},
+      {"textDocument/didClose", &LspServer::did_close},
+      {"textDocument/didSave", &LspServer::did_save},
+      {"workspace/didChangeConfiguration", &LspServer::did_change_configuration},
+      {"workspace/didChangeWatchedFiles", &LspServer::did_change_watched_files},
+      {"workspace/didChangeWorkspaceFolders", &LspServer::did_change_workspace_folders},
+  };
+  return routes;
+}
+
+const std::vector<LspServer::Route<LspServer::RequestHandler>>& LspServer::command_routes() {
+  static const std::vector<Route<RequestHandler>> routes = {
+      {kGuidanceCommand, &LspServer::guidance_command},
+      {kBuildCommand, &LspServer::build},
+      {kBenchCommand, &LspServer::bench_command},
+      {kCancelCommand, &LspServer::cancel_command},
+      {kShowUsageCommand, &LspServer::show_usage_command},
+      {kTestCommand, &LspServer::test},
+  };
+  return routes;
+}
+
 LspServer::LspServer(Dispatcher& dispatcher, LspServerOptions options)
     : dispatcher_(dispatcher), options_(std::move(options)) {
-  auto request = [this](const char* method, void (LspServer::*handler)(const json&, const Reply&)) {
+  for (const auto& [method, handler] : request_routes())
     dispatcher_.on_request(method, [this, handler](const json& params, Reply reply) {
       (this->*handler)(params, reply);
     });
-  };
-  auto notification = [this](const char* method, void (LspServer::*handler)(const json&)) {
+  for (const auto& [method, handler] : notification_routes())
     dispatcher_.on_notification(method, [this, handler](const json& params) { (this->*handler)(params); });
-  };
-  request("initialize", &LspServer::initialize);
-  dispatcher_.on_request("shutdown", [this](const json&, Reply reply) { shutdown(reply); });
-  request("textDocument/diagnostic", &LspServer::diagnostic);
-  request("textDocument/codeAction", &LspServer::code_action);
-  request("textDocument/hover", &LspServer::hover);
-  request("textDocument/documentSymbol", &LspServer::document_symbol);
-  request("textDocument/completion", &LspServer::completion);
-  notification("initialized", &LspServer::initialized);
-  notification("textDocument/didOpen", &LspServer::did_open);
-  notification("textDocument/didChange", &LspServer::did_change);
-  notification("textDocument/didClose", &LspServer::did_close);
-  notification("workspace/didChangeConfiguration", &LspServer::did_change_configuration);
-  notification("workspace/didChangeWatchedFiles", &LspServer::did_change_watched_files);
-  notification("workspace/didChangeWorkspaceFolders", &LspServer::did_change_workspace_folders);
-  // didSave needs nothing: the editor's buffer was already analysed, and a saved build.toml
-  // that is open was followed as it was typed.
-  dispatcher_.on_notification("textDocument/didSave", [](const json&) {});
-
-  // Skill guidance on request: lsp/server/guidance_json.h.
-  dispatcher_.on_request(kGuidanceMethod, [this](const json& params, Reply reply) {
-    reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
-  });
-  request("workspace/executeCommand", &LspServer::execute_command);
-  // Builds and benchmarks: lsp/server/build_controller.h.
-  dispatcher_.on_request(kBuildMethod, [this](const json& params, Reply reply) { builds_->build_request(params, reply); });
-  dispatcher_.on_request(kBenchMethod, [this](const json& params, Reply reply) { builds_->bench_request(params, reply); });
-  // Test runs under compute-sanitizer: lsp/server/test_controller.h.
-  dispatcher_.on_request(kTestMethod, [this](const json& params, Reply reply) { tests_->test_request(params, reply); });
-  dispatcher_.on_request("textDocument/codeLens", [this](const json& params, Reply reply) { lenses_->code_lens(params, reply); });
-  // The status bar's facts about a file: lsp/server/file_status_json.h.
-  dispatcher_.on_request(kFileStatusMethod, [this](const json& params, Reply reply) {
-    file_status_request(params, reply, *kernel_, *builds_);
-  });
 }
 
 LspServer::~LspServer() { stop(); }
@@ -124,10 +135,35 @@ void LspServer::execute_command(const json& params, const Reply& reply) {
   if (!params.is_object()) throw_invalid_params("workspace/executeCommand expects an object");
   std::string command = string_field(params, "command");
   const json* arguments = optional_field(params, "arguments");
-  if (builds_->execute(command, arguments ? *arguments : json::array(), reply)) return;
-  if (tests_->execute(command, arguments ? *arguments : json::array(), reply)) return;
-  reply.result(guidance_command(params, *kernel_, client_.encoding.encoding));
+  for (const auto& [name, handler] : command_routes())
+    if (command == name) return (this->*handler)(arguments ? *arguments : json::array(), reply);
+  throw_invalid_params("unknown command `" + command + "`");
 }
+
+// ---- features with a unit of their own ---------------------------------------------------
+
+void LspServer::code_lens(const json& params, const Reply& reply) { lenses_->code_lens(params, reply); }
+void LspServer::file_status(const json& params, const Reply& reply) {
+  file_status_request(params, reply, *kernel_, *builds_);
+}
+void LspServer::guidance(const json& params, const Reply& reply) {
+  reply.result(guidance_request(params, *kernel_, client_.encoding.encoding));
+}
+void LspServer::guidance_command(const json& arguments, const Reply& reply) {
+  reply.result(kl::lsp::guidance_command(arguments, *kernel_, client_.encoding.encoding));
+}
+void LspServer::build(const json& params, const Reply& reply) { builds_->build(params, reply); }
+void LspServer::bench(const json& params, const Reply& reply) { builds_->bench_request(params, reply); }
+void LspServer::bench_command(const json& arguments, const Reply& reply) {
+  builds_->bench_command(arguments, reply);
+}
+void LspServer::cancel_command(const json& arguments, const Reply& reply) {
+  builds_->cancel(arguments, reply);
+}
+void LspServer::show_usage_command(const json& arguments, const Reply& reply) {
+  builds_->show_usage(arguments, reply);
+}
+void LspServer::test(const json& params, const Reply& reply) { tests_->test(params, reply); }
 
 // ---- lifecycle --------------------------------------------------------------------------
 
@@ -175,7 +211,10 @@ void LspServer::initialize(const json& params, const Reply& reply) {
   spdlog::info("initialized: position encoding {}, {} workspace folder(s), progress {}",
                encoding_name(client_.encoding.encoding), roots_.size(),
                client_.work_done_progress ? "on" : "off");
-  reply.result(initialize_result(client_, initial_settings_.pull_diagnostics, options_.server_version));
+  std::vector<std::string> commands;
+  for (const auto& route : command_routes()) commands.push_back(route.method);
+  reply.result(
+      initialize_result(client_, initial_settings_.pull_diagnostics, options_.server_version, commands));
 }
 
 void LspServer::initialized(const json&) {
@@ -194,7 +233,7 @@ void LspServer::initialized(const json&) {
   pull_configuration();
 }
 
-void LspServer::shutdown(const Reply& reply) {
+void LspServer::shutdown(const json&, const Reply& reply) {
   stop();
   reply.result(nullptr);
 }
@@ -341,6 +380,10 @@ void LspServer::lost_sync(const std::filesystem::path& path, int64_t kept_versio
   // What was published describes a text the editor has left; nothing is known about the new one.
   publish(uri_of(path), version, json::array());
 }
+
+// The editor's buffer was analysed as it was typed, and a saved build.toml that is open was
+// followed the same way: a save changes nothing.
+void LspServer::did_save(const json&) {}
 
 void LspServer::did_close(const json& params) {
   auto path = document_path(params);

@@ -4,6 +4,13 @@
 // JSON in the negotiated position encoding. It owns the session's LSP state: client
 // capabilities, position encoding, settings sources, URIs of open documents, progress.
 //
+// Every handler has one shape: a member taking the request's params (a command's arguments) and
+// its Reply, or a notification's params. Three tables in lsp_server.cpp route the requests, the
+// notifications and the workspace/executeCommand commands to them, and the command table is
+// also the list `initialize` announces. A feature with a unit of its own (builds, test runs,
+// code lenses, guidance, the file status) is reached through a one-line member that forwards
+// to it.
+//
 // Threading: handlers run on the I/O thread (the dispatcher's); results of analyses arrive on
 // worker threads and are published from there (the dispatcher's sink is thread-safe). Reads
 // that need an analysis reply from whichever thread completes it. stop() (or the destructor)
@@ -54,21 +61,48 @@ class LspServer final : public KernelServerListener {
   void on_activity(const AnalysisJob& job, bool begin) override;
   void report_pending_configurations(const analyzers::FileAnalysis& early, const std::filesystem::path& file);
 
+  using RequestHandler = void (LspServer::*)(const json& params, const Reply& reply);
+  using NotificationHandler = void (LspServer::*)(const json& params);
+  template <typename Handler>
+  struct Route {
+    const char* method;  // or the command's name
+    Handler handler;
+  };
+  static const std::vector<Route<RequestHandler>>& request_routes();
+  static const std::vector<Route<NotificationHandler>>& notification_routes();
+  static const std::vector<Route<RequestHandler>>& command_routes();  // handlers take the arguments
+
+  // Lifecycle and settings.
   void initialize(const json& params, const Reply& reply);
   void initialized(const json& params);
-  void shutdown(const Reply& reply);
-  void did_open(const json& params);
-  void did_change(const json& params);
-  void did_close(const json& params);
+  void shutdown(const json& params, const Reply& reply);
   void did_change_configuration(const json& params);
   void did_change_watched_files(const json& params);
   void did_change_workspace_folders(const json& params);
+  // Documents.
+  void did_open(const json& params);
+  void did_change(const json& params);
+  void did_close(const json& params);
+  void did_save(const json& params);
+  // Reads of a document.
   void diagnostic(const json& params, const Reply& reply);
   void code_action(const json& params, const Reply& reply);
   void hover(const json& params, const Reply& reply);
   void document_symbol(const json& params, const Reply& reply);
   void completion(const json& params, const Reply& reply);
+  void code_lens(const json& params, const Reply& reply);    // code_lenses.h
+  void file_status(const json& params, const Reply& reply);  // file_status_json.h
+  // Guidance (guidance_json.h), project jobs (build_controller.h, test_controller.h).
+  void guidance(const json& params, const Reply& reply);
+  void build(const json& params, const Reply& reply);  // the request and the command alike
+  void bench(const json& params, const Reply& reply);
+  void test(const json& params, const Reply& reply);  // the request and the command alike
+  // workspace/executeCommand and its commands.
   void execute_command(const json& params, const Reply& reply);
+  void guidance_command(const json& arguments, const Reply& reply);
+  void bench_command(const json& arguments, const Reply& reply);
+  void cancel_command(const json& arguments, const Reply& reply);
+  void show_usage_command(const json& arguments, const Reply& reply);
   // Publishes a file's diagnostics again (after a build changed its build messages).
   void republish(const std::filesystem::path& file);
 

@@ -3,18 +3,17 @@
 namespace kl::lsp {
 
 json initialize_result(const ClientCapabilities& client, bool pull_diagnostics,
-                       const std::string& server_version) {
+                       const std::string& server_version, const std::vector<std::string>& commands) {
   json capabilities = {
       {"positionEncoding", encoding_name(client.encoding.encoding)},
       {"textDocumentSync",
        {{"openClose", true}, {"change", 2 /* incremental */}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"documentSymbolProvider", true},
-      // Skills and snippets: snippet completion, the kernel-lsp.guidance command.
+      // Snippets in completion.
       {"completionProvider", {{"resolveProvider", false}}},
-      {"executeCommandProvider",
-       {{"commands", {"kernel-lsp.guidance", "kernel-lsp.build", "kernel-lsp.bench", "kernel-lsp.cancel",
-                     "kernel-lsp.showUsage", "kernel-lsp.test"}}}},
+      // Guidance, builds, benchmarks, test runs (LspServer's command table).
+      {"executeCommandProvider", {{"commands", commands}}},
       // Build · Benchmark above kernels and in build.toml, and resource usage after a build.
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"workspace",

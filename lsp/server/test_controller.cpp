@@ -66,15 +66,7 @@ TestController::TestController(Dispatcher& dispatcher, ProgressReporter& progres
                                ProjectBuilds& jobs, std::function<void(const fs::path&)> republish)
     : dispatcher_(dispatcher), progress_(progress), kernel_(kernel), jobs_(jobs), republish_(std::move(republish)) {}
 
-bool TestController::execute(const std::string& command, const json& arguments, const Reply& reply) {
-  if (command != kTestCommand) return false;
-  start(arguments, reply);
-  return true;
-}
-
-void TestController::test_request(const json& params, const Reply& reply) { start(params, reply); }
-
-void TestController::start(const json& arguments, const Reply& reply) {
+void TestController::test(const json& arguments, const Reply& reply) {
   const json& args = command_arguments(arguments);
   fs::path project = project_folder(args);
   if (!kernel_.settings().workspace_trusted) {

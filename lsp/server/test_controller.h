@@ -33,9 +33,9 @@ class TestController {
   TestController(Dispatcher& dispatcher, ProgressReporter& progress, KernelServer& kernel, ProjectBuilds& jobs,
                  std::function<void(const std::filesystem::path&)> republish);
 
-  // workspace/executeCommand for kernel-lsp.test; false (nothing answered) for other commands.
-  bool execute(const std::string& command, const json& arguments, const Reply& reply);
-  void test_request(const json& params, const Reply& reply);
+  // kernel-lsp.test and kernel-lsp/test (lsp_server.h routes them here): a command's arguments
+  // or a request's params, which command_arguments() reads alike.
+  void test(const json& arguments, const Reply& reply);
 
   // The newest run's reports located in `file`; an edit of the file drops them (their lines no
   // longer match the text).
@@ -43,7 +43,6 @@ class TestController {
   void document_changed(const std::filesystem::path& file);
 
  private:
-  void start(const json& arguments, const Reply& reply);
   void finished(const std::filesystem::path& project, const runner::TestOutcome& outcome);
 
   Dispatcher& dispatcher_;

@@ -230,7 +230,23 @@ TEST_CASE("kernel-lsp/guidance and the kernel-lsp.guidance command", "[guidance]
                                                              {"arguments", {{{"construct", "__shared__"}}}}});
   REQUIRE(command["result"].is_object());
   CHECK(command["result"]["title"] == "Shared memory (__shared__)");
-  CHECK(client.request("workspace/executeCommand", {{"command", "nope"}}).contains("error"));
+  json unknown = client.request("workspace/executeCommand", {{"command", "nope"}});
+  REQUIRE(unknown.contains("error"));
+  CHECK(unknown["error"]["code"] == -32602);
+  CHECK(unknown["error"]["message"] == "unknown command `nope`");
+}
+
+TEST_CASE("every command initialize announces reaches its handler", "[guidance]") {
+  Client client;
+  // Arguments that name no project: each handler answers (a result or its own complaint about
+  // the arguments) and starts nothing; none is turned away as unknown.
+  for (const json& command : client.initialize_result["capabilities"]["executeCommandProvider"]["commands"]) {
+    json answer = client.request("workspace/executeCommand", {{"command", command}, {"arguments", json::array()}});
+    INFO(command.dump() << " -> " << answer.dump());
+    CHECK((answer.contains("result") || answer.contains("error")));
+    if (answer.contains("error"))
+      CHECK(answer["error"]["message"].get<std::string>().find("unknown command") == std::string::npos);
+  }
 }
 
 TEST_CASE("a SKILL.md being edited gets diagnostics", "[guidance]") {
