@@ -21,6 +21,7 @@
 #include "analyzers/frontend/preamble_cache.h"
 #include "analyzers/frontend/system_header_directives.h"
 #include "analyzers/frontend/toolkit_pch.h"
+#include "support/source_text.h"
 
 namespace kl::analyzers {
 
@@ -45,40 +46,20 @@ namespace {
 bool only_macro_definitions(std::string_view text) {
   static constexpr std::string_view kAllowed[] = {"define", "undef", "if", "ifdef", "ifndef", "elif",
                                                   "elifdef", "elifndef", "else", "endif"};
+  const std::string code = blank_comments_and_literals(text);  // a comment reads as blanks
+  std::string_view rest = code;
   bool continued = false;
-  bool in_comment = false;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
+  while (!rest.empty()) {
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
     bool was_continued = continued;
     continued = !line.empty() && line.back() == '\\';
-    if (was_continued) continue;  // the rest of a #define (or of a comment line) on this line
+    if (was_continued) continue;  // the rest of a #define on this line
     size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos) continue;
     line.remove_prefix(first);
-    if (in_comment) {
-      size_t close = line.find("*/");
-      if (close == std::string_view::npos) continue;
-      in_comment = false;
-      line.remove_prefix(close + 2);
-      first = line.find_first_not_of(" \t");
-      if (first == std::string_view::npos) continue;
-      line.remove_prefix(first);
-    }
-    if (line.substr(0, 2) == "//") continue;
-    if (line.substr(0, 2) == "/*") {
-      size_t close = line.find("*/", 2);
-      if (close == std::string_view::npos) {
-        in_comment = true;
-        continue;
-      }
-      if (line.find_first_not_of(" \t", close + 2) == std::string_view::npos) continue;
-      return false;  // code after a comment on the same line: not worth reading further
-    }
     if (line.front() != '#') return false;
     line.remove_prefix(1);
     size_t name_start = line.find_first_not_of(" \t");
@@ -90,7 +71,7 @@ bool only_macro_definitions(std::string_view text) {
     for (std::string_view word : kAllowed) allowed = allowed || name == word;
     if (!allowed) return false;
   }
-  return !in_comment;
+  return true;
 }
 
 class SignatureRecorder : public clang::PPCallbacks {

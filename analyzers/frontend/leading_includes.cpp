@@ -1,29 +1,24 @@
 #include "analyzers/frontend/leading_includes.h"
 
-#include <cctype>
+#include "support/source_text.h"
 
 namespace kl::analyzers {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-// Moves `at` past blanks, newlines and comments; false when a block comment never ends.
+// Moves `at` past blanks, newlines and comments (a line comment with the lines a backslash
+// splices onto it); false when a block comment never ends.
 bool skip_space_and_comments(std::string_view text, size_t& at) {
   while (at < text.size()) {
     if (is_blank(text[at]) || text[at] == '\n') {
       ++at;
-    } else if (text.compare(at, 2, "//") == 0) {
-      size_t end = text.find('\n', at);
-      // A comment continued onto the next line by a backslash hides that line too: stop there.
-      if (end != std::string_view::npos && end > at && text[end - 1] == '\\') return false;
-      at = end == std::string_view::npos ? text.size() : end;
-    } else if (text.compare(at, 2, "/*") == 0) {
-      size_t end = text.find("*/", at + 2);
-      if (end == std::string_view::npos) return false;
-      at = end + 2;
-    } else {
-      return true;
+      continue;
     }
+    LexemeExtent lexeme = lexeme_at(text, at);
+    if (lexeme.kind != Lexeme::LineComment && lexeme.kind != Lexeme::BlockComment) return true;
+    if (!lexeme.closed) return false;
+    at = lexeme.end;
   }
   return true;
 }
@@ -31,20 +26,23 @@ bool skip_space_and_comments(std::string_view text, size_t& at) {
 // The rest of the line from `at`, which must hold nothing but blanks or comments that end on it.
 bool only_trailing_comment(std::string_view line) {
   size_t at = 0;
-  while (at < line.size() && is_blank(line[at])) ++at;
-  if (at == line.size()) return true;
-  if (line.compare(at, 2, "//") == 0) return line.back() != '\\';
-  if (line.compare(at, 2, "/*") == 0) {
-    size_t end = line.find("*/", at + 2);
-    return end != std::string_view::npos && only_trailing_comment(line.substr(end + 2));
+  while (at < line.size()) {
+    if (is_blank(line[at])) {
+      ++at;
+      continue;
+    }
+    LexemeExtent lexeme = lexeme_at(line, at);
+    if (lexeme.kind == Lexeme::LineComment) return line.back() != '\\';  // else it hides the next line
+    if (lexeme.kind != Lexeme::BlockComment || !lexeme.closed) return false;
+    at = lexeme.end;
   }
-  return false;
+  return true;
 }
 
 std::string_view word_at(std::string_view line, size_t& at) {
   while (at < line.size() && is_blank(line[at])) ++at;
   size_t start = at;
-  while (at < line.size() && (std::isalnum(static_cast<unsigned char>(line[at])) || line[at] == '_')) ++at;
+  while (at < line.size() && is_identifier_char(line[at])) ++at;
   return line.substr(start, at - start);
 }
 

@@ -1,69 +1,51 @@
 #include "analyzers/project/include_directives.h"
 
+#include "support/source_text.h"
+
 namespace kl::analyzers {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-std::string_view skip_blanks(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size() && is_blank(s[i])) ++i;
-  return s.substr(i);
+size_t skip_blanks(std::string_view s, size_t at) {
+  while (at < s.size() && is_blank(s[at])) ++at;
+  return at;
 }
 
-// The directive on one line that starts outside a comment, if it is an include.
-bool parse_include_line(std::string_view line, IncludeDirective& out) {
-  line = skip_blanks(line);
-  if (line.empty() || line.front() != '#') return false;
-  line = skip_blanks(line.substr(1));
+// The include on one line, read from `code` (the line with comments and literals blanked, which
+// tells where the directive is) and `line` (the same line as written, which holds the name).
+bool parse_include_line(std::string_view code, std::string_view line, IncludeDirective& out) {
+  size_t at = skip_blanks(code, 0);
+  if (at == code.size() || code[at] != '#') return false;
+  at = skip_blanks(code, at + 1);
   constexpr std::string_view kInclude = "include";
-  if (line.substr(0, kInclude.size()) != kInclude) return false;
-  line = line.substr(kInclude.size());
+  if (code.substr(at, kInclude.size()) != kInclude) return false;
+  at += kInclude.size();
   // `#include_next`, `#includes`: not an include of a named file.
-  if (!line.empty() && !is_blank(line.front()) && line.front() != '"' && line.front() != '<') return false;
-  line = skip_blanks(line);
-  if (line.empty() || (line.front() != '"' && line.front() != '<')) return false;
-  const char close = line.front() == '"' ? '"' : '>';
-  size_t end = line.find(close, 1);
-  if (end == std::string_view::npos || end == 1) return false;
-  out.name = std::string(line.substr(1, end - 1));
+  if (at < code.size() && !is_blank(code[at]) && code[at] != '"' && code[at] != '<') return false;
+  at = skip_blanks(code, at);
+  if (at == code.size() || (code[at] != '"' && code[at] != '<')) return false;
+  const char close = code[at] == '"' ? '"' : '>';
+  size_t end = code.find(close, at + 1);
+  if (end == std::string_view::npos || end == at + 1) return false;
+  out.name = std::string(line.substr(at + 1, end - at - 1));
   out.angled = close == '>';
   return true;
-}
-
-// Whether a /* comment is still open at the end of `line`, given whether one was open at its
-// start. Quotes are not tracked: an include line has none before its name.
-bool block_comment_open_after(std::string_view line, bool open) {
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (open) {
-      if (i + 1 < line.size() && line[i] == '*' && line[i + 1] == '/') {
-        open = false;
-        ++i;
-      }
-    } else if (i + 1 < line.size() && line[i] == '/') {
-      if (line[i + 1] == '/') return false;  // the rest of the line is a comment
-      if (line[i + 1] == '*') {
-        open = true;
-        ++i;
-      }
-    }
-  }
-  return open;
 }
 
 }  // namespace
 
 std::vector<IncludeDirective> include_directives(std::string_view text) {
   std::vector<IncludeDirective> found;
-  bool in_comment = false;
+  const std::string code = blank_comments_and_literals(text);
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
     IncludeDirective directive;
-    if (!in_comment && parse_include_line(line, directive)) found.push_back(std::move(directive));
-    in_comment = block_comment_open_after(line, in_comment);
+    if (parse_include_line(std::string_view(code).substr(start, end - start), text.substr(start, end - start),
+                           directive))
+      found.push_back(std::move(directive));
     start = end + 1;
   }
   return found;

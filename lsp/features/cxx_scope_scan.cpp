@@ -239,52 +239,33 @@ class Scanner {
         line_start = true;
       else if (!space(c))
         line_start = false;
-      if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '/') {
-        size_t end = text_.find('\n', i);
-        if (end == std::string_view::npos || end >= offset_) return {CxxScope::Comment, false};
-        append_space(state_.head, ' ');
-        i = end;
-      } else if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '*') {
-        size_t end = text_.find("*/", i + 2);
-        end = end == std::string_view::npos ? text_.size() : end + 2;
-        if (end > offset_) return {CxxScope::Comment, false};
-        append_space(state_.head, text_.substr(i, end - i).find('\n') == std::string_view::npos ? ' ' : '\n');
-        i = end;
-      } else if (size_t end = literal_end(i); end != std::string_view::npos) {
-        if (end >= offset_) return {CxxScope::Literal, false};
-        state_.head.append(c == '\'' ? "''" : "\"\"");
-        i = text_[end] == '\n' ? end : end + 1;  // an unterminated literal ends at its line's end
-      } else {
-        code(c);
-        ++i;
+      LexemeExtent lexeme = lexeme_at(text_, i);
+      switch (lexeme.kind) {
+        case Lexeme::LineComment:
+          if (lexeme.end >= offset_) return {CxxScope::Comment, false};
+          append_space(state_.head, ' ');
+          break;
+        case Lexeme::BlockComment:
+          if (lexeme.end > offset_) return {CxxScope::Comment, false};
+          // A comment over several lines separates like a line break (macro_invocation_line).
+          append_space(state_.head,
+                       text_.substr(i, lexeme.end - i).find('\n') == std::string_view::npos ? ' ' : '\n');
+          break;
+        case Lexeme::Literal:
+          // Inside until its closing quote (an open literal: until its line's end).
+          if ((lexeme.closed ? lexeme.end - 1 : lexeme.end) >= offset_) return {CxxScope::Literal, false};
+          state_.head.append(c == '\'' ? "''" : "\"\"");
+          break;
+        case Lexeme::Code:
+          code(c);
+          break;
       }
+      i = lexeme.end;
     }
     return result();
   }
 
  private:
-  // Index of the closing quote of a literal starting at `i`, or npos when none starts there.
-  size_t literal_end(size_t i) const {
-    const char c = text_[i];
-    const size_t n = text_.size();
-    if (c == 'R' && i + 1 < n && text_[i + 1] == '"' &&
-        (i == 0 || !is_identifier_char(text_[i - 1]) || text_[i - 1] == 'u' || text_[i - 1] == 'U' ||
-         text_[i - 1] == 'L' || text_[i - 1] == '8')) {
-      size_t open = text_.find('(', i + 2);
-      if (open == std::string_view::npos || open - (i + 2) > 16) return std::string_view::npos;
-      std::string closing = ")" + std::string(text_.substr(i + 2, open - (i + 2))) + "\"";
-      size_t end = text_.find(closing, open + 1);
-      return end == std::string_view::npos ? n : end + closing.size() - 1;
-    }
-    if (c != '"' && c != '\'') return std::string_view::npos;
-    if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(text_[i - 1])) && i + 1 < n &&
-        std::isxdigit(static_cast<unsigned char>(text_[i + 1])))
-      return std::string_view::npos;  // a digit separator: 1'000'000
-    size_t j = i + 1;
-    while (j < n && text_[j] != c && text_[j] != '\n') j += text_[j] == '\\' ? 2 : 1;
-    return std::min(j, n);
-  }
-
   // Index of the line break that ends the directive starting at `i` (continuation lines and
   // block comments included), or the text's end.
   size_t directive_end(size_t i) const {
@@ -295,9 +276,9 @@ class Scanner {
         if (i == std::string_view::npos) return n;
         ++i;
       } else if (text_.compare(i, 2, "/*") == 0) {
-        size_t end = text_.find("*/", i + 2);
-        if (end == std::string_view::npos) return n;
-        i = end + 2;
+        LexemeExtent comment = lexeme_at(text_, i);
+        if (!comment.closed) return n;
+        i = comment.end;
       } else if (text_[i] == '\n') {
         return i;
       } else {

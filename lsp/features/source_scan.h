@@ -1,17 +1,15 @@
 #pragma once
 // Lexical helpers for features that must work without (or before) a parse: document symbols
-// for bindings, the word under the cursor. Not a C++ lexer; good enough for the shapes kernel
-// sources use. Pure functions, O(text).
+// for bindings, the word under the cursor. Comments and literals are support/source_text.h's.
+// Not a C++ lexer; good enough for the shapes kernel sources use. Pure functions, O(text).
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace kl::lsp {
+#include "support/source_text.h"  // blank_comments_and_literals, is_identifier_char
 
-// The text with comments and the contents of string/character literals (raw strings too)
-// replaced by spaces; every byte offset and newline is kept, so positions carry over.
-std::string blank_comments_and_literals(std::string_view text);
+namespace kl::lsp {
 
 struct TextSpan {
   size_t begin = 0;
@@ -20,8 +18,6 @@ struct TextSpan {
 
 // The identifier that contains `offset` or ends at it (cursor just after a word).
 std::optional<TextSpan> identifier_at(std::string_view text, size_t offset);
-
-bool is_identifier_char(char c);
 
 // Offset of the bracket closing the one at `open` ('(' '[' '{'), or npos. Expects blanked text.
 size_t matching_bracket(std::string_view blanked, size_t open);

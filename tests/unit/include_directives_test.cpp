@@ -55,3 +55,11 @@ TEST_CASE("include_directives: what is not an include of a named file") {
   CHECK(include_directives(text).empty());
   CHECK(include_directives("").empty());
 }
+
+TEST_CASE("an include written inside a literal or a spliced comment is not one") {
+  std::string_view text =
+      "const char* help = R\"(\n#include \"in_raw_string.h\"\n)\";\n"
+      "// a comment \\\n#include \"spliced_into_the_comment.h\"\n"
+      "#include \"real.h\" // \"#include <no.h>\"\n";
+  CHECK(names(include_directives(text)) == std::vector<std::string>{"\"real.h"});
+}

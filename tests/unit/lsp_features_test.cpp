@@ -38,7 +38,7 @@ TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
 
 TEST_CASE("blanking keeps offsets and removes comments and literals", "[scan]") {
   std::string text = "a // x\nb /* y\n z */ \"s\\\"t\" 'c' 1'000";
-  std::string blank = kl::lsp::blank_comments_and_literals(text);
+  std::string blank = kl::blank_comments_and_literals(text);
   CHECK(blank.size() == text.size());
   CHECK(blank.find('x') == std::string::npos);
   CHECK(blank.find('y') == std::string::npos);
