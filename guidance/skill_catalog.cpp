@@ -5,6 +5,7 @@
 #include <set>
 
 #include "support/fs_paths.h"
+#include "support/resources.h"
 
 namespace kl::guidance {
 namespace {
@@ -57,9 +58,10 @@ const SkillSectionIndex& Skill::sections() const {
 
 std::optional<fs::path> SkillCatalog::bundled_folder() {
   // The marker is the skill itself, so a resource root without skills is passed over.
-  if (auto skill = find_resource("skills/" + std::string(kCudaKernelsSkill) + "/SKILL.md"))
+  std::string marker = std::string(resources::kSkills) + "/" + std::string(kCudaKernelsSkill) + "/SKILL.md";
+  if (auto skill = find_resource(marker))
     return skill->parent_path().parent_path();
-  return find_resource("skills");
+  return find_resource(resources::kSkills);
 }
 
 SkillCatalog SkillCatalog::load(const std::vector<SkillFolder>& folders) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "support/fs_paths.h"
+#include "support/resources.h"
 #include "support/toml_document.h"
 
 namespace kl::guidance {
@@ -71,7 +72,7 @@ Result<ConstructTable> ConstructTable::parse(std::string_view toml_text, const s
 }
 
 Result<ConstructTable> ConstructTable::load_bundled() {
-  auto path = find_resource("snippets/constructs.toml");
+  auto path = find_resource(resources::kSnippetConstructs);
   if (!path) return make_error("snippets/constructs.toml not found (set KERNEL_LSP_RESOURCE_DIR)");
   auto text = read_file_text(*path);
   if (!text) return make_error("cannot read " + path->string());

@@ -7,6 +7,7 @@
 
 #include "guidance/snippet_syntax.h"
 #include "support/fs_paths.h"
+#include "support/resources.h"
 #include "support/toml_document.h"
 
 namespace kl::guidance {
@@ -226,7 +227,7 @@ Result<SnippetCatalog> SnippetCatalog::load(const std::filesystem::path& folder)
 
 Result<SnippetCatalog> SnippetCatalog::load_bundled() {
   // constructs.toml is the marker: a resource root with an unrelated snippets/ folder is passed over.
-  auto marker = find_resource("snippets/constructs.toml");
+  auto marker = find_resource(resources::kSnippetConstructs);
   if (!marker) return make_error("the snippets folder was not found (set KERNEL_LSP_RESOURCE_DIR)");
   return load(marker->parent_path());
 }

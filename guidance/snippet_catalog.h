@@ -72,7 +72,7 @@ class SnippetCatalog {
   static Result<SnippetCatalog> load(const std::filesystem::path& folder);
   // One file's text (tests).
   static Result<SnippetCatalog> parse(std::string_view toml_text, const std::string& source_name);
-  // The snippets folder from the resources (find_resource("snippets")).
+  // The snippets folder from the resources (the folder of resources::kSnippetConstructs).
   static Result<SnippetCatalog> load_bundled();
   // Loaded once; empty (with a logged warning) when the folder is missing or broken.
   static const SnippetCatalog& bundled();

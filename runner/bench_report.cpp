@@ -16,6 +16,7 @@
 #include "runner/utc_time.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
+#include "support/resources.h"
 
 namespace kl::runner {
 namespace fs = std::filesystem;
@@ -146,7 +147,7 @@ PreviousRun read_previous(const std::vector<HistoryName>& entries) {
 // Runs plot_bench.py with the first interpreter that has matplotlib; "" when the plot was drawn,
 // else the sentence the report shows instead.
 std::string draw_plot(const fs::path& data, const fs::path& svg, const ReportRequest& request) {
-  auto script = find_resource("runner/scripts/plot_bench.py");
+  auto script = find_resource(resources::kPlotBench);
   if (!script) return "Plot skipped: runner/scripts/plot_bench.py is not installed with kernel-lsp.";
   std::vector<std::string> tried;
   for (const auto& python : request.pythons) {

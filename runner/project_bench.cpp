@@ -6,6 +6,7 @@
 #include "runner/bench_report.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
+#include "support/resources.h"
 
 namespace kl::runner {
 namespace fs = std::filesystem;
@@ -70,9 +71,9 @@ MachineProbe probe_local(const BenchRequest& request, const fs::path& project) {
     probe.detail = "there is no " + request.python + " on this machine";
     return probe;
   }
-  auto script = find_resource("runner/scripts/probe_machine.py");
+  auto script = find_resource(resources::kProbeMachine);
   if (!script) {
-    probe.detail = "runner/scripts/probe_machine.py is not installed with kernel-lsp";
+    probe.detail = std::string(resources::kProbeMachine) + " is not installed with kernel-lsp";
     return probe;
   }
   ProcessRequest run{request.python, {script->string(), (project / "build.toml").string()}};
@@ -202,8 +203,8 @@ ProcessRequest local_build(const BenchRequest& request, const MachineProbe& prob
 Result<ProcessRequest> local_benchmark(const BenchRequest& request, const RunContext& context, const fs::path& out,
                                        const std::string& package, const fs::path& results_file) {
   if (context.convention == BenchConvention::kKernels) {
-    auto driver = find_resource("runner/scripts/run_kernels_benchmarks.py");
-    if (!driver) return make_error("runner/scripts/run_kernels_benchmarks.py is not installed with kernel-lsp");
+    auto driver = find_resource(resources::kRunKernelsBenchmarks);
+    if (!driver) return make_error(std::string(resources::kRunKernelsBenchmarks) + " is not installed with kernel-lsp");
     std::string python_name = package;
     std::replace(python_name.begin(), python_name.end(), '-', '_');
     return ProcessRequest{request.python,
@@ -221,7 +222,7 @@ Result<ProcessRequest> local_benchmark(const BenchRequest& request, const RunCon
 
 Result<BenchOutcome> run_local(const BenchRequest& request, const MachineProbe& probe,
                                const RunContext& context) {
-  auto builder = find_resource("kernels/tools/build_local.py");
+  auto builder = find_resource(resources::kBuildLocal);
   if (!builder)
     return make_error("the local builder (kernels/tools/build_local.py) is not installed with kernel-lsp");
   std::string package = project_name(probe.facts, context.project);
@@ -421,8 +422,8 @@ std::optional<std::string> results_between_markers(std::string_view output) {
 
 Result<std::string> runner_script(const fs::path& project, const fs::path& report_dir,
                                   BenchConvention convention) {
-  auto template_path = find_resource("runner/scripts/bench_on_runner.sh");
-  auto builder = find_resource("kernels/tools/build_local.py");
+  auto template_path = find_resource(resources::kBenchOnRunner);
+  auto builder = find_resource(resources::kBuildLocal);
   if (!template_path || !builder)
     return make_error("kernel-lsp's runner files (runner/scripts/, kernels/tools/, kernels/common/) are not installed");
   auto text = read_file_text(*template_path);
@@ -430,9 +431,9 @@ Result<std::string> runner_script(const fs::path& project, const fs::path& repor
   // The files the script needs, under the folder that holds kernel-lsp's resources, with the
   // same relative paths there (build_local.py finds kernels/common/ and analyzers/data/ by them).
   fs::path resources = builder->parent_path().parent_path().parent_path();
-  std::vector<std::string> files = {"kernels/tools/build_local.py", "kernels/tools/variant_layout.py",
-                                    "kernels/common", "analyzers/data/builder_defaults.toml",
-                                    "runner/scripts/probe_machine.py", "runner/scripts/run_kernels_benchmarks.py"};
+  std::vector<std::string> files = {resources::kBuildLocal,    resources::kVariantLayout,
+                                    resources::kKernelsCommon, resources::kBuilderDefaults,
+                                    resources::kProbeMachine,  resources::kRunKernelsBenchmarks};
   for (const std::string& file : files)
     if (!fs::exists(resources / file))
       return make_error("kernel-lsp's runner files are incomplete: no " + (resources / file).string());

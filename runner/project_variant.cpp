@@ -2,6 +2,7 @@
 
 #include "support/fs_paths.h"
 #include "support/process.h"
+#include "support/resources.h"
 
 namespace kl::runner {
 
@@ -25,7 +26,7 @@ std::string joined(const std::vector<std::string>& values) {
 }  // namespace
 
 Result<VariantOutcome> build_variant(const VariantRequest& request) {
-  auto builder = find_resource("kernels/tools/build_local.py");
+  auto builder = find_resource(resources::kBuildLocal);
   if (!builder)
     return make_error("the local builder (kernels/tools/build_local.py) is not installed with kernel-lsp");
   ProcessRequest build{request.python, {builder->string(), request.project.string(), "--layout", "variant"}};

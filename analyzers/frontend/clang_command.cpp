@@ -3,6 +3,7 @@
 #include <array>
 
 #include "support/fs_paths.h"
+#include "support/resources.h"
 
 #ifndef KERNEL_LSP_CLANG_RESOURCE_DIR
 #define KERNEL_LSP_CLANG_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"
@@ -41,7 +42,7 @@ std::vector<std::pair<std::string, std::string>> nvcc_arch_macros(const Capabili
 }
 
 std::filesystem::path default_shim_dir() {
-  if (auto found = find_resource("analyzers/frontend/shims")) return *found;
+  if (auto found = find_resource(resources::kCudaShims)) return *found;
   return {};
 }
 

@@ -12,6 +12,7 @@
 #include "analyzers/project/project_locator.h"
 #include "support/file_kinds.h"
 #include "support/fs_paths.h"
+#include "support/resources.h"
 
 namespace kl::analyzers {
 namespace fs = std::filesystem;
@@ -314,7 +315,7 @@ Result<ClangdToolchain> find_clangd_toolchain(const ClangdToolchainQuery& query)
   toolchain.torch = find_torch_headers(torch_query);
   toolchain.torch_standin_dir = default_torch_standin_dir();
   toolchain.cutlass = find_cutlass_headers(query.cutlass_paths);
-  if (auto found = find_resource("kernels/common/registration.h"))
+  if (auto found = find_resource(resources::kKernelRegistrationHeader))
     toolchain.registration_dir = found->parent_path();
   // torch's own answer (python3's torch) carries Python's include folder; other lookups do not.
   std::error_code ec;

@@ -11,6 +11,7 @@
 #include "analyzers/frontend/include_flags.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
+#include "support/resources.h"
 
 namespace kl::analyzers {
 namespace fs = std::filesystem;
@@ -228,7 +229,7 @@ std::optional<fs::path> python_include_beside(const fs::path& root) {
 }
 
 fs::path default_torch_standin_dir() {
-  if (auto found = find_resource("analyzers/frontend/torch_standin")) return *found;
+  if (auto found = find_resource(resources::kTorchStandIn)) return *found;
   return {};
 }
 
