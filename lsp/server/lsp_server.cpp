@@ -135,8 +135,11 @@ void LspServer::execute_command(const json& params, const Reply& reply) {
   if (!params.is_object()) throw_invalid_params("workspace/executeCommand expects an object");
   std::string command = string_field(params, "command");
   const json* arguments = optional_field(params, "arguments");
-  for (const auto& [name, handler] : command_routes())
-    if (command == name) return (this->*handler)(arguments ? *arguments : json::array(), reply);
+  for (const auto& [name, handler] : command_routes()) {
+    if (command != name) continue;
+    (this->*handler)(arguments ? *arguments : json::array(), reply);
+    return;
+  }
   throw_invalid_params("unknown command `" + command + "`");
 }
 
