@@ -8,7 +8,10 @@ cd "$ROOT"
 OUT=${OUT:-$ROOT/bench/kernels/out}
 mkdir -p "$OUT"
 BUILD=$ROOT/kernels/build
-export PYTHONPATH=$BUILD/rmsnorm:$BUILD/rope:$BUILD/geglu:$BUILD/adaln:$ROOT/.peers/liger/src${PYTHONPATH:+:$PYTHONPATH}
+PYTHONPATH=$ROOT/.peers/liger/src${PYTHONPATH:+:$PYTHONPATH}
+for toml in "$ROOT"/kernels/*/build.toml; do PYTHONPATH=$BUILD/$(basename "$(dirname "$toml")"):$PYTHONPATH; done
+export PYTHONPATH
+# The kernels whose close calls ncu_probe.py profiles.
 for p in rmsnorm rope adaln; do
   ls "$BUILD/$p/$p"/_*.so > /dev/null 2>&1 || python3 kernels/tools/build_local.py "kernels/$p" --out "$BUILD" > "$OUT/build_$p.log" 2>&1
 done
