@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The rule ids written by hand outside the binary are the catalog's (analyzers/rules/
 rule_catalog.cpp), as `kernel-lsp lint --format sarif` lists it: the findings table of the
-bundled skill's SKILL.md, and the rule list in the VS Code extension's `disabledRules` setting.
+bundled skill's SKILL.md, the rule table of the README, and the rule list in the VS Code
+extension's `disabledRules` setting.
 A rule added to the catalog and not to these (or a name left there after a rule is renamed)
 fails here. Every rule's guidance page exists.
 
@@ -42,6 +43,18 @@ def skill_table_ids():
     return ids
 
 
+def readme_table_ids():
+    """The ids of the README's rule table: the rows under its `| id | default | meaning |` header."""
+    lines = (SOURCE / "README.md").read_text().splitlines()
+    start = lines.index("| id | default | meaning |")
+    ids = set()
+    for line in lines[start + 2:]:
+        if not line.startswith("| `"):
+            break
+        ids.update(re.findall(r"`([a-z][a-z0-9-]*)`", line.split("|")[1]))
+    return ids
+
+
 def vscode_setting_ids():
     package = json.loads((SOURCE / "vscode-client" / "package.json").read_text())
     setting = package["contributes"]["configuration"]["properties"]["kernelLsp.disabledRules"]
@@ -60,6 +73,9 @@ class RuleLists(unittest.TestCase):
 
     def test_skill_md_lists_every_rule(self):
         self.assertEqual(skill_table_ids(), set(self.catalog))
+
+    def test_the_readme_lists_every_rule(self):
+        self.assertEqual(readme_table_ids(), set(self.catalog))
 
     def test_the_vscode_setting_lists_every_rule(self):
         self.assertEqual(vscode_setting_ids(), set(self.catalog))
