@@ -3,8 +3,6 @@
 #include <regex>
 #include <string>
 
-#include "support/text.h"
-
 namespace kl::runner {
 namespace {
 
@@ -37,7 +35,8 @@ std::optional<TestCounts> parse_pytest_summary(std::string_view output) {
   while (start < output.size()) {
     size_t end = output.find('\n', start);
     if (end == std::string_view::npos) end = output.size();
-    std::string line(kl::trim(output.substr(start, end - start), " \r"));
+    std::string_view raw = output.substr(start, end - start);
+    std::string line(raw.substr(0, raw.find_last_not_of(" \r") + 1));  // blanks and \r off its end
     if (line.find(" in ") != std::string::npos)
       if (auto counts = parse_line(line)) last = counts;
     start = end + 1;

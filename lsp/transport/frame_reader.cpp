@@ -13,12 +13,15 @@ constexpr std::string_view kLengthHeader = "content-length";  // lower case, for
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+  return a.size() == b.size() && kl::starts_with_ignoring_case(a, b);
 }
 
-// A header's name and value without the blanks around them (and the line's closing \r).
-std::string_view trim(std::string_view s) { return kl::trim(s, " \t\r"); }
+// A header's name or value without the blanks before it, and without the blanks and the line's
+// closing \r after it.
+std::string_view trim(std::string_view s) {
+  s.remove_prefix(std::min(s.find_first_not_of(" \t"), s.size()));
+  return s.substr(0, s.find_last_not_of(" \t\r") + 1);
+}
 
 // Digits only, no sign, no overflow; anything else is not a length.
 std::optional<size_t> parse_length(std::string_view text) {
