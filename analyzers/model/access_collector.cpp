@@ -38,6 +38,11 @@ class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
   bool VisitCallExpr(clang::CallExpr* call) {
     if (!current_ || llvm::isa<clang::CUDAKernelCallExpr>(call) || is_device_function(*current_)) return true;
     const clang::FunctionDecl* callee = call->getDirectCallee();
+    // A host function that returns a pointer it got from cudaMalloc (`float* alloc(size_t n)`):
+    // followed from its callers, so the launch sees how long the buffer is.
+    if (callee && callee->getIdentifier() && callee->getName().starts_with("cudaMalloc") &&
+        current_->getReturnType()->isPointerType())
+      allocators.insert(current_);
     const clang::FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
     if (def && def->hasBody() && !is_device_function(*def) && view_.is_user_location(def->getLocation()))
       host_calls[current_].insert(def);
@@ -72,10 +77,12 @@ class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
     for (const auto* f : launchers)
       if (called.count(f) && std::none_of(roots.begin(), roots.end(), [&](const auto* r) { return reach.count(r); }))
         roots.push_back(f);
+    reach.insert(allocators.begin(), allocators.end());
   }
 
   std::vector<const clang::FunctionDecl*> kernels;
   std::vector<const clang::FunctionDecl*> launchers;
+  std::set<const clang::FunctionDecl*> allocators;  // host functions returning a cudaMalloc'd pointer
   std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> host_calls;
 
  private:
@@ -155,6 +162,20 @@ KernelLaunchFacts merge(const std::vector<const LaunchObservation*>& observation
   for (int d = 0; d < 3; ++d)
     for (const auto* o : observations)
       if (o->rounded[d].block > 0 && out.rounded[d].block == 0) out.rounded[d] = o->rounded[d];
+  // A buffer's count holds for the kernel only where every launch passes it.
+  out.extent_counts.resize(params);
+  out.extent_notes.resize(params);
+  for (size_t i = 0; i < params; ++i) {
+    std::vector<int> common = observations.front()->extent_counts.size() > i ? observations.front()->extent_counts[i]
+                                                                             : std::vector<int>{};
+    for (const auto* o : observations) {
+      const std::vector<int> none;
+      const std::vector<int>& here = o->extent_counts.size() > i ? o->extent_counts[i] : none;
+      std::erase_if(common, [&](int j) { return std::find(here.begin(), here.end(), j) == here.end(); });
+    }
+    out.extent_counts[i] = common;
+    if (!common.empty()) out.extent_notes[i] = observations.front()->extent_notes[i];
+  }
   return out;
 }
 
@@ -186,6 +207,8 @@ void collect_memory_accesses(clang::ASTContext& context, const SourceView& view,
     for (const auto& o : observations) {
       std::string args;
       for (const auto& c : o.arguments) args += (args.empty() ? "" : ", ") + (c ? c->describe() : std::string("?"));
+      for (size_t i = 0; i < o.extent_counts.size(); ++i)
+        for (int j : o.extent_counts[i]) args += " [arg " + std::to_string(i) + " holds arg " + std::to_string(j) + " elements]";
       std::fprintf(stderr, "launch %u %s block=(%s,%s,%s) args: %s\n", o.location.range.start.line + 1,
                    o.kernel->getNameAsString().c_str(), o.block[0] ? std::to_string(*o.block[0]).c_str() : "?",
                    o.block[1] ? std::to_string(*o.block[1]).c_str() : "?", o.block[2] ? std::to_string(*o.block[2]).c_str() : "?",

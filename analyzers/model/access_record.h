@@ -57,6 +57,22 @@ struct TailReach {
   std::optional<int64_t> count_value;  // its value at that launch, when the host fixes it
   std::string parameter;   // the kernel parameter the launch passes it as (empty: not passed)
   Location launch;
+  // Where every launch's host code makes the buffer exactly `count` elements long ("`a` holds
+  // n elements: cudaMalloc at line 95"): then the access is past its end, not maybe.
+  std::string extent;
+};
+
+// A guarded access past the guard's count (`if (i < n) ... in[i + 1]`, `i <= n`) into a buffer
+// that every launch's host code makes exactly that many elements long: the thread at the last
+// index the test lets through reaches `past` elements past the end.
+struct GuardedOverrun {
+  int64_t past = 0;        // elements past the end the last index reaches: 1 for `in[i + 1]` under `i < n`
+  std::string index;       // what the test bounds ("blockIdx.x * 256 + threadIdx.x")
+  std::string count;       // "n"
+  bool inclusive = false;  // the test is `<=`
+  int64_t when_not_multiple_of = 0;  // > 0: reached only when the count is not a multiple of it
+  std::string extent;      // "the launch at line 120 passes `a`, which holds n elements (cudaMalloc at line 95)"
+  Location launch;         // the rounded-up launch, when that is what reaches the bound
 };
 
 // A loop whose condition lets its variable reach the bound (`c <= cols`) while the access walks a
@@ -76,6 +92,7 @@ struct VectorTail {
   int64_t element_size = 0;  // bytes of one element of the parameter's type
   std::string element_type;  // "float"
   std::string count;         // "n"
+  std::string extent;        // as TailReach::extent: where the host makes the buffer exactly count long
 };
 
 struct MemoryAccess {
@@ -137,6 +154,7 @@ struct MemoryAccess {
   // Out of bounds: the access runs on every thread a rounded-up grid launches (no condition on its
   // path), at element `first thread past the count + past_count` of a kernel parameter.
   std::optional<TailReach> tail;
+  std::optional<GuardedOverrun> guarded_overrun;
   std::optional<RowOverrun> row_overrun;
   std::optional<VectorTail> vector_tail;
 

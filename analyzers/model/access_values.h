@@ -79,6 +79,10 @@ struct Base {
   AtomId address = 0;
   std::string note;
   std::optional<SharedRow> row;  // a `__shared__` array whose rows can be padded
+  // Host code: the bytes from the base's address to the end of its allocation, where the code
+  // says (cudaMalloc's size, a tensor's numel() times its element size), and where it says it.
+  std::optional<Poly> extent;
+  std::string extent_source;  // "cudaMalloc at line 95"
 };
 
 struct LValue {

@@ -90,9 +90,37 @@ Finding make(const MemoryAccess& a, const std::vector<std::string>& kernels) {
   msg += std::string(". Guard it (`if (") + index + " < " + bound +
          ")`, or return early for those threads), or launch exactly " + n_paren + " / " + std::to_string(t.block) +
          " blocks where the host checks that " + std::to_string(t.block) + " divides it.";
+  if (!t.extent.empty()) msg += " Every launch's buffer is exactly that long: " + t.extent + ".";
   msg += kernels_suffix(a, kernels);
   Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  // The host code sizes the buffer from the same count: past its end, not maybe.
+  if (!t.extent.empty() && t.past_count >= 0 && t.stride.empty()) f.severity = Severity::Error;
   f.notes.push_back({t.launch, "the rounded-up launch"});
+  add_call_chain(a, f);
+  return f;
+}
+
+// A guarded access past the guard's count (`if (i < n) ... in[i + 1]`, `if (i <= n) in[i]`) into
+// a buffer every launch makes exactly n elements long.
+Finding make_guarded_overrun(const MemoryAccess& a, const std::vector<std::string>& kernels) {
+  const GuardedOverrun& g = *a.guarded_overrun;
+  const std::string& n = g.count;
+  std::string last = g.inclusive ? n : parenthesized(n) + " - 1";
+  std::string reached = g.past == 1 ? "element " + n : "elements " + n + " to " + plus(n, g.past - 1);
+  std::string msg = "out-of-bounds " + access_kind(a) + " `" + a.base_name + "`";
+  if (g.when_not_multiple_of > 0) msg += " when " + parenthesized(n) + " % " + std::to_string(g.when_not_multiple_of) + " != 0";
+  msg += ": the path lets `" + g.index + "` reach " + last + " (`" + (g.inclusive ? "<= " : "< ") + n +
+         "`), and this access is at that index";
+  int64_t offset = g.past - (g.inclusive ? 1 : 0);
+  if (offset > 0) msg += " + " + std::to_string(offset);
+  msg += ", so it reaches " + reached + ", past the end: " + g.extent + ". ";
+  msg += g.inclusive ? "Test `< " + n + "`."
+                     : "Test the index this access uses (`" + g.index + " + " + std::to_string(offset) + " < " + n +
+                           "`), or give the last elements a path of their own.";
+  msg += kernels_suffix(a, kernels);
+  Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  f.severity = Severity::Error;
+  if (!g.launch.file.empty()) f.notes.push_back({g.launch, "the rounded-up launch"});
   add_call_chain(a, f);
   return f;
 }
@@ -122,30 +150,35 @@ Finding make_vector_tail(const MemoryAccess& a, const std::vector<std::string>& 
                     "` when " + n + " % " + span + " != 0: this access " + what + " " + span + " " + v.element_type +
                     " elements at once (" + std::to_string(v.span * v.element_size) + " bytes), but its path tests "
                     "only that the first of them is below " + v.count + ", so the thread whose vector starts in the "
-                    "last " + past + " elements " + what + " up to " + past + " elements past the end of a buffer of " +
+                    "last " + (v.span == 2 ? "element " : past + " elements ") + what + " up to " + past +
+                    (v.span == 2 ? " element" : " elements") + " past the end of a buffer of " +
                     v.count + " elements. Test the vector's last element (`first + " + past + " < " +
                     v.count + "`) and finish the remaining elements one at a time, or check that " + span +
                     " divides " + v.count + " where the kernel is launched (e.g. `TORCH_CHECK(" + n + " % " + span +
                     " == 0)`).";
+  if (!v.extent.empty()) msg += " Every launch's buffer is exactly that long: " + v.extent + ".";
   msg += kernels_suffix(a, kernels);
   Finding f = kOutOfBoundsRule.finding(a.location, std::move(msg));
+  if (!v.extent.empty()) f.severity = Severity::Error;
   add_call_chain(a, f);
   return f;
 }
 
 // One finding per access place and kind; the first record of the place stands for it.
 void check_out_of_bounds(const SourceInput& input, std::vector<Finding>& out) {
-  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> tails, overruns, vectors;
+  WorstPerKey<AccessPlace, MemoryAccess, std::vector<std::string>> tails, guarded, overruns, vectors;
   auto first = [](const MemoryAccess&, const MemoryAccess&) { return false; };
   for (const auto& target : input.targets) {
     if (!target.facts) continue;
     for (const auto& a : target.facts->accesses) {
       if (a.tail) note_kernel(a, tails.offer(place_of(a), a, first).extra);
+      else if (a.guarded_overrun) note_kernel(a, guarded.offer(place_of(a), a, first).extra);
       else if (a.row_overrun) note_kernel(a, overruns.offer(place_of(a), a, first).extra);
       else if (a.vector_tail) note_kernel(a, vectors.offer(place_of(a), a, first).extra);
     }
   }
   for (const auto& entry : tails.entries()) out.push_back(make(*entry.worst, entry.extra));
+  for (const auto& entry : guarded.entries()) out.push_back(make_guarded_overrun(*entry.worst, entry.extra));
   for (const auto& entry : overruns.entries()) out.push_back(make_row_overrun(*entry.worst, entry.extra));
   for (const auto& entry : vectors.entries()) out.push_back(make_vector_tail(*entry.worst, entry.extra));
 }

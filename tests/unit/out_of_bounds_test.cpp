@@ -297,3 +297,102 @@ TEST_CASE("vector accesses that bound their last element, or whose count the vec
       "}\n");
   CHECK(lines_of(a).empty());
 }
+
+TEST_CASE("an access past the guard's count into a buffer the host allocates that long is an error") {
+  auto a = analyse(
+      "#define CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)\n"
+      "__global__ void diff(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i + 1] - in[i];\n"
+      "}\n"
+      "__global__ void early(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i >= n) return;\n"
+      "  out[i] = in[i + 2];\n"
+      "}\n"
+      "__global__ void inclusive(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i <= n) out[i] = in[i];\n"
+      "}\n"
+      "__global__ void strided(float* out, const float* in, int n) {\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i + 1];\n"
+      "}\n"
+      "float* device_floats(size_t count) {\n"
+      "  float* p;\n"
+      "  cudaMalloc(&p, count * sizeof(float));\n"
+      "  return p;\n"
+      "}\n"
+      "int main() {\n"
+      "  int n = 5000;\n"
+      "  float *out, *in;\n"
+      "  CHECK(cudaMalloc((void**)&out, n * sizeof(float)));\n"
+      "  CHECK(cudaMalloc(&in, sizeof(float) * n));\n"
+      "  diff<<<(n + 127) / 128, 128>>>(out, in, n);\n"
+      "  early<<<(n + 127) / 128, 128>>>(out, in, n);\n"
+      "  float* helper = device_floats(n);\n"
+      "  inclusive<<<(n + 127) / 128, 128>>>(out, helper, n);\n"
+      "  strided<<<4, 128>>>(out, in, n);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(lines_of(a) == std::vector<uint32_t>{3, 8, 12, 12, 15});
+  for (const auto* x : f) CHECK(x->severity == Severity::Error);
+  CHECK(contains(f[0]->message, "load from `in`: the path lets `128 * blockIdx.x + threadIdx.x` reach n - 1 (`< n`)"));
+  CHECK(contains(f[0]->message, "at that index + 1, so it reaches element n, past the end"));
+  CHECK(contains(f[0]->message, "the launch at line 28 passes `in`, which holds 5000 elements (cudaMalloc at line 27)"));
+  CHECK(contains(f[1]->message, "reaches elements n to n + 1"));
+  CHECK(contains(f[2]->message, "when n % 128 != 0: the path lets `128 * blockIdx.x + threadIdx.x` reach n (`<= n`)"));
+  CHECK(contains(f[3]->message, "`helper`, which holds 5000 elements (cudaMalloc at line 20)"));
+  CHECK(contains(f[4]->message, "the path lets `i` reach n - 1"));
+}
+
+TEST_CASE("a tensor's data is as long as its numel()") {
+  auto a = analyse(
+      "namespace at { struct Tensor { long numel() const; template <typename T> T* data_ptr() const; }; }\n"
+      "__global__ void shift(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i + 1];\n"
+      "}\n"
+      "void run(at::Tensor out, at::Tensor x) {\n"
+      "  int n = x.numel();\n"
+      "  shift<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);\n"
+      "}\n");
+  auto f = findings_of_rule(a, "out-of-bounds");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->location.range.start.line == 3);
+  CHECK(contains(f[0]->message, "passes `x.data_ptr<float>()`, which holds n elements (all of the tensor `x`)"));
+}
+
+TEST_CASE("a buffer longer than the guard's count, another test of the index, or launches that disagree are silent") {
+  auto a = analyse(
+      "__global__ void lengths(int* len, const int* row_ptr, int rows) {\n"
+      "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (r < rows) len[r] = row_ptr[r + 1] - row_ptr[r];\n"
+      "}\n"
+      "__global__ void two_bounds(float* out, const float* in, int n, int m) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n && i < m) out[i] = in[i + 1];\n"
+      "}\n"
+      "__global__ void twice(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i + 1];\n"
+      "}\n"
+      "__global__ void interior(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i > 0 && i + 1 < n) out[i] = in[i - 1] + in[i + 1];\n"
+      "}\n"
+      "void run(int rows, int n, int m) {\n"
+      "  int *len, *row_ptr;\n"
+      "  float *out, *in, *padded;\n"
+      "  cudaMalloc(&len, rows * sizeof(int));\n"
+      "  cudaMalloc(&row_ptr, (rows + 1) * sizeof(int));\n"
+      "  cudaMalloc(&out, n * sizeof(float));\n"
+      "  cudaMalloc(&in, n * sizeof(float));\n"
+      "  cudaMalloc(&padded, (n + 1) * sizeof(float));\n"
+      "  lengths<<<(rows + 255) / 256, 256>>>(len, row_ptr, rows);\n"
+      "  two_bounds<<<(n + 255) / 256, 256>>>(out, in, n, m);\n"
+      "  twice<<<(n + 255) / 256, 256>>>(out, in, n);\n"
+      "  twice<<<(n + 255) / 256, 256>>>(out, padded, n);\n"
+      "  interior<<<(n + 255) / 256, 256>>>(out, in, n);\n"
+      "}\n");
+  CHECK(lines_of(a).empty());
+}

@@ -75,6 +75,8 @@ Value AccessInterpreter::Impl::eval_call(const clang::CallExpr* call, Env& env) 
   if (!host_mode)
     if (std::optional<Value> v = eval_cooperative_groups(call, env)) return *v;
   if (std::optional<Value> v = eval_clamp(call, name, env)) return *v;
+  if (host_mode)
+    if (std::optional<Value> v = eval_host_buffer_call(call, name, env)) return *v;
   const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
   if (should_inline(definition) && !quiet) return inline_call(call, definition, env);
   return eval_opaque_call(call, name, env);
@@ -551,6 +553,7 @@ Value AccessInterpreter::Impl::eval_launch(const clang::CUDAKernelCallExpr* laun
     obs.arguments.push_back(c);
     obs.argument_texts.push_back(text_of(launch->getArg(i)));
   }
+  note_buffer_extents(*kernel, args, env, obs);
   launches->push_back(std::move(obs));
   return Value::none();
 }

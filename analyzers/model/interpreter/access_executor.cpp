@@ -252,6 +252,11 @@ void AccessInterpreter::Impl::exec(const clang::Stmt* s, Env& env) {
                      whiles->getBody(), env);
   }
   if (auto* dos = llvm::dyn_cast<clang::DoStmt>(s)) {
+    // `do { ... } while (0)`, the body of a statement-like macro (CHECK(cudaMalloc(&p, n))),
+    // runs once: straight-line code, so what it assigns (an allocation) is known after it.
+    if (auto c = dos->getCond() ? constant_value(dos->getCond(), ctx) : std::nullopt;
+        c && *c == 0 && !leaves_loop(dos->getBody()))
+      return exec(dos->getBody(), env);
     return exec_loop(dos, nullptr, nullptr, dos->getCond(), nullptr, dos->getBody(), env);
   }
   if (auto* range = llvm::dyn_cast<clang::CXXForRangeStmt>(s)) {
@@ -564,6 +569,18 @@ void AccessInterpreter::Impl::exec_loop(const clang::Stmt* loop, const clang::St
     env = std::move(after);
     return;
   }
+}
+
+// A `break` or `continue` of this loop: one outside any loop or switch nested in it.
+bool AccessInterpreter::Impl::leaves_loop(const clang::Stmt* s) {
+  if (!s) return false;
+  if (llvm::isa<clang::BreakStmt>(s) || llvm::isa<clang::ContinueStmt>(s) || llvm::isa<clang::GotoStmt>(s)) return true;
+  if (llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) || llvm::isa<clang::DoStmt>(s) ||
+      llvm::isa<clang::CXXForRangeStmt>(s) || llvm::isa<clang::SwitchStmt>(s) || llvm::isa<clang::LambdaExpr>(s))
+    return false;
+  for (const clang::Stmt* child : s->children())
+    if (leaves_loop(child)) return true;
+  return false;
 }
 
 bool AccessInterpreter::Impl::contains_return(const clang::Stmt* s) {

@@ -54,6 +54,11 @@ struct KernelLaunchFacts {
   std::vector<std::optional<Congruence>> parameters;
   std::vector<std::string> parameter_notes;  // "`in + 1` at line 42"
   RoundedGrid rounded[3];  // the first launch whose grid rounds a count up, per dimension
+  // Per pointer parameter: the integer parameters that every launch passes as the number of
+  // elements its buffer holds (from the host's allocation), and where the first launch's buffer
+  // was allocated ("`a` holds n elements: cudaMalloc at line 95").
+  std::vector<std::vector<int>> extent_counts;
+  std::vector<std::string> extent_notes;
 };
 
 struct LaunchObservation {
@@ -63,6 +68,8 @@ struct LaunchObservation {
   std::vector<std::string> argument_texts;
   Location location;
   RoundedGrid rounded[3];
+  std::vector<std::vector<int>> extent_counts;  // per argument, as KernelLaunchFacts::extent_counts
+  std::vector<std::string> extent_notes;
 };
 
 class AccessInterpreter {

@@ -216,6 +216,7 @@ struct AccessInterpreter::Impl {
     std::string type;
   };
   std::map<int, ParameterElement> parameter_elements;
+  std::map<int, int> parameter_of_base;  // a pointer parameter's base -> the parameter's position
   // What the condition assume() is reading bounds (Env::conditioned): its dimensions, or
   // something it could not read (then all three).
   uint8_t assumed_dimensions = 0;
@@ -486,14 +487,26 @@ struct AccessInterpreter::Impl {
   std::optional<Poly> at_first_iteration(const Poly& p, std::vector<AtomId>& replaced) const;
   void estimate_first_iteration(const WarpQuery& q, WarpEstimate& w, std::string& note) const;
   static bool contains_return(const clang::Stmt* s);
+  static bool leaves_loop(const clang::Stmt* s);  // a break/continue/goto of this loop
   uint8_t dimensions_of(const Poly& form, int depth) const;
   void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  // A guarded access past the guard's count into a buffer the launches make exactly that long.
+  void note_guarded_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  // The note of the launches' allocation when they make the buffer of `base` exactly as many
+  // elements (of `access_size` bytes) long as the integer parameter at `count`; else empty.
+  std::string exact_extent(int base, int64_t access_size, int count) const;
   // A global access that walks a row with an inclusive loop bound equal to the row's length.
   void note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   // A vector access whose path tests only its first element against a count parameter.
   void note_vector_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   void note_rounded_grid(const clang::CUDAKernelCallExpr* launch, const std::vector<Value>& args, Env& env,
                          LaunchObservation& obs);
+  // Host buffers (access_host_buffers.cpp): an allocation or a tensor's data, with its extent;
+  // nothing for any other call. At a launch, which integer arguments count each buffer's elements.
+  std::optional<Value> eval_host_buffer_call(const clang::CallExpr* call, const std::string& name, Env& env);
+  AtomId numel_atom(const clang::VarDecl* tensor);  // `x.numel()`, one atom per tensor variable
+  void note_buffer_extents(const clang::FunctionDecl& kernel, const std::vector<Value>& args, const Env& env,
+                           LaunchObservation& obs) const;
   void estimate_coalescing(const Base& base, const Poly& offset, int64_t width, std::optional<int64_t> size,
                            const Env& env, MemoryAccess& m) const;
   // The alignment verdict of a vector access of `w` bytes at base + offset.

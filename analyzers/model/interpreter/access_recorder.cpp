@@ -161,6 +161,7 @@ void AccessInterpreter::Impl::record(const clang::Expr* e, const Value& address,
     estimate_coalescing(base, offset, width, size, env, m);
   if (base.space == MemorySpace::Global && size && *size > 0) {
     note_tail(address.base, offset, *size, env, m);
+    note_guarded_overrun(address.base, offset, *size, env, m);
     note_row_overrun(address.base, offset, *size, env, m);
     note_vector_tail(address.base, offset, *size, env, m);
   }

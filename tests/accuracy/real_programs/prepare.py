@@ -13,6 +13,12 @@ compile-time sizes to shrink (`redefine`: file -> macro -> value; each `#define 
 the copied file gets the new value, the line numbers stay): where a `-DMACRO` would not do (a
 header defines it unconditionally, or the macro's name is also a parameter name in cuda.h).
 Its `set` ("first" when absent) is kept in the plan: the programs are scored per set.
+
+    prepare.py --tail-sizes --out build-real-tails
+
+also rewrites, in every header of a program's folder, the size macros that programs.json's
+`tail_sizes` names for its project (PolyBench's NI, NJ, N, ...) to sizes no block size divides, so
+that a run reaches the last block's extra threads (tests/accuracy/bounds/real_programs_memcheck_on_gpu.sh).
 """
 import argparse
 import fnmatch
@@ -60,6 +66,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default="/work/corpus")
     parser.add_argument("--out", default=str(HERE.parents[2] / "build-real"))
+    parser.add_argument("--tail-sizes", action="store_true",
+                        help="rewrite the size macros of programs.json's tail_sizes to sizes no block divides")
     args = parser.parse_args()
     corpus, out = Path(args.corpus), Path(args.out)
     manifest = json.loads((HERE / "programs.json").read_text())
@@ -86,6 +94,15 @@ def main():
                 if not n:
                     sys.exit(f"prepare.py: no #define {macro} in {path}")
             path.write_text(text)
+        tail_sizes = manifest.get("tail_sizes", {}).get(project, {}) if args.tail_sizes else {}
+        applied = {}
+        for path in sorted((src / project / entry["dir"]).glob("*.cuh")) + sorted((src / project / entry["dir"]).glob("*.h")):
+            text = path.read_text()
+            for macro, value in tail_sizes.items():
+                text, n = re.subn(rf"^(\s*#\s*define\s+{macro}\s+)\d+\s*$", lambda m: m.group(1) + value, text, flags=re.M)
+                if n:
+                    applied.setdefault(path.name, {})[macro] = value
+            path.write_text(text)
         for program in expand(entry, corpus):
             sources = " ".join(program["sources"])
             plan.append({
@@ -99,6 +116,7 @@ def main():
                 "runs": program["runs"],
                 "set": program.get("set", "first"),
                 **({"redefine": entry["redefine"]} if "redefine" in entry else {}),
+                **({"tail_sizes": applied} if applied else {}),
             })
     (out / "plan.json").write_text(json.dumps({"programs": plan}, indent=1))
     runs = sum(len(p["runs"]) for p in plan)
