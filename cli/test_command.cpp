@@ -97,6 +97,7 @@ int run_test(const TestOptions& options, std::ostream& out, std::ostream& err) {
           << (run.unplaced ? " (" + std::to_string(run.unplaced) + " without one: build with -lineinfo)" : std::string())
           << "\n";
   }
+  for (const auto& note : outcome->shape_notes) err << kPrefix << "note: " << note << "\n";
   bool found = !outcome->findings.empty();
   if (!options.tools.empty()) write_report(report_of(std::move(outcome->findings)), options.format, out, err);
   if (outcome->tests_failed) err << kPrefix << "the tests exited with an error\n";

@@ -1,12 +1,17 @@
 #include "runner/project_test.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <set>
 
 #include "runner/sanitizer_messages.h"
+#include "runner/test_shapes.h"
 #include "support/fs_paths.h"
 #include "support/process.h"
+#include "support/resources.h"
 
 namespace kl::runner {
 namespace fs = std::filesystem;
@@ -80,7 +85,8 @@ Result<fs::path> prepare(const TestRequest& request, const fs::path& project, Te
 // One run of the tests (under `tool` when not empty), or the output made elsewhere: what it
 // printed. Nothing when it was stopped.
 Result<std::optional<std::string>> run_once(const TestRequest& request, const fs::path& project,
-                                            const fs::path& sanitizer, const std::string& command, TestRun& run) {
+                                            const fs::path& sanitizer, const std::string& command,
+                                            const fs::path& shapes_folder, TestRun& run) {
   if (!request.from_output.empty()) {
     auto text = read_file_text(request.from_output);
     if (!text) return make_error("cannot read " + request.from_output.string());
@@ -95,6 +101,17 @@ Result<std::optional<std::string>> run_once(const TestRequest& request, const fs
     process.args = {"--tool", run.tool, "--print-limit", "200", "--target-processes", "all", "/bin/sh", "-c", command};
   }
   process.working_directory = project;
+  if (!shapes_folder.empty()) {
+    // pytest loads the plugin that records the operators' shapes (kernel_lsp_shapes.py) from here.
+    std::optional<fs::path> plugin = find_resource(resources::kPytestShapesPlugin);
+    if (plugin) {
+      const char* path = std::getenv("PYTHONPATH");
+      process.extra_environment["PYTHONPATH"] = plugin->parent_path().string() + (path && *path ? ":" + std::string(path) : "");
+      const char* plugins = std::getenv("PYTEST_PLUGINS");
+      process.extra_environment["PYTEST_PLUGINS"] = "kernel_lsp_shapes" + (plugins && *plugins ? "," + std::string(plugins) : "");
+      process.extra_environment["KERNEL_LSP_SHAPES_OUT"] = shapes_folder.string();
+    }
+  }
   process.timeout = std::chrono::seconds(request.timeout_seconds);
   process.should_stop = [&request] {
     return (request.cancel && request.cancel->is_cancelled()) || (request.should_stop && request.should_stop());
@@ -117,13 +134,25 @@ Result<TestOutcome> run_project_tests(const TestRequest& request) {
   if (!sanitizer) return sanitizer.error();
   std::vector<std::string> tools = request.tools.empty() ? std::vector<std::string>{""} : request.tools;
   std::set<std::string> seen;  // a finding once, whichever run reported it
+  // The first run records which shapes the tests give the project's operators.
+  fs::path shapes_folder;
+  if (request.from_output.empty()) {
+    std::error_code ec;
+    shapes_folder = fs::temp_directory_path(ec) / ("kernel-lsp-shapes-" + std::to_string(::getpid()) + "-" +
+                                                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  }
   for (size_t i = 0; i < tools.size(); ++i) {
     TestRun run;
     run.tool = tools[i];
     if (request.on_progress)
       request.on_progress(run.tool.empty() ? "running the tests" : "running the tests under " + run.tool,
                           static_cast<int>(100 * i / tools.size()));
-    auto output = run_once(request, project, *sanitizer, outcome.command, run);
+    auto output = run_once(request, project, *sanitizer, outcome.command, i == 0 ? shapes_folder : fs::path(), run);
+    if (i == 0 && !shapes_folder.empty()) {
+      outcome.shape_notes = single_shape_notes(read_operator_shapes(shapes_folder));
+      std::error_code ec;
+      fs::remove_all(shapes_folder, ec);
+    }
     if (!output) return output.error();
     if (!*output) {
       outcome.cancelled = true;

@@ -49,6 +49,9 @@ struct TestOutcome {
   std::vector<analyzers::Finding> findings;  // compute-sanitizer findings, files resolved on disk
   bool tests_failed = false;                 // some run exited with an error
   bool cancelled = false;
+  // Operators whose every call in the tests had sizes that never reach a partial block or vector
+  // (test_shapes.h), from the first run's pytest; empty when nothing was recorded.
+  std::vector<std::string> shape_notes;
 };
 
 // An Error when nothing could run: the project is not a folder, no command and no tests/ folder,

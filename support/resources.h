@@ -26,5 +26,7 @@ inline constexpr const char* kProbeMachine = "runner/scripts/probe_machine.py";
 inline constexpr const char* kRunKernelsBenchmarks = "runner/scripts/run_kernels_benchmarks.py";
 inline constexpr const char* kBenchOnRunner = "runner/scripts/bench_on_runner.sh";
 inline constexpr const char* kPlotBench = "runner/scripts/plot_bench.py";
+// The pytest plugin `kernel-lsp test` loads to record the shapes the tests give the operators.
+inline constexpr const char* kPytestShapesPlugin = "runner/scripts/kernel_lsp_shapes.py";
 
 }  // namespace kl::resources

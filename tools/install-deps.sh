@@ -19,6 +19,9 @@ packages=(
   # PyTorch 1.13 for Python (CPU): the `kernels` benchmark convention's driver
   # (runner/scripts/run_kernels_benchmarks.py) is tested with real tensors on the CPU.
   python3-torch
+  # pytest for the same Python: `kernel-lsp test`'s record of the shapes the tests give a project's
+  # operators is tested on a CPU operator (tests/cli/test_command_test.py).
+  python3-pytest
   # tests/integrations: the YAML of the pre-commit hook and the GitHub Action, and the real
   # pre-commit running the hook.
   python3-yaml pre-commit

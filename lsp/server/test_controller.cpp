@@ -57,7 +57,8 @@ json outcome_json(const fs::path& project, const runner::TestOutcome& outcome) {
   json findings = json::array();
   for (const auto& f : outcome.findings) findings.push_back(finding_json(f));
   return {{"project", project.string()}, {"command", outcome.command}, {"testsFailed", outcome.tests_failed},
-          {"cancelled", outcome.cancelled}, {"runs", std::move(runs)}, {"findings", std::move(findings)}};
+          {"cancelled", outcome.cancelled}, {"runs", std::move(runs)}, {"findings", std::move(findings)},
+          {"shapeNotes", outcome.shape_notes}};
 }
 
 }  // namespace

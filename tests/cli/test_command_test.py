@@ -16,6 +16,54 @@ def run(binary, *args, env=None, cwd=None):
     return subprocess.run([binary, "test", *args], capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
 
 
+# A project whose operator (defined in Python, on the CPU) the tests call at one family of shapes,
+# then at a tail size too.
+SHAPES_TEST = """import torch
+
+lib = torch.library.Library("klshapes", "DEF")
+lib.define("scale(Tensor x) -> Tensor")
+lib.impl("scale", lambda x: x * 2, "CPU")
+
+
+def test_scale():
+    for rows, cols in SHAPES:
+        x = torch.randn(rows, cols)
+        assert torch.equal(torch.ops.klshapes.scale(x), x * 2)
+"""
+
+
+def python_with_torch_and_pytest():
+    for python in ("/usr/bin/python3", "python3"):
+        probe = subprocess.run([python, "-c", "import torch, pytest"], capture_output=True)
+        if probe.returncode == 0:
+            return python
+    return None
+
+
+def check_shape_notes(binary, check):
+    """The shapes the tests give the project's operators: a note when every call's last dimension
+    (or row count) is a multiple of 8 or more, none once a tail size is among them."""
+    python = python_with_torch_and_pytest()
+    if not python:
+        print("SKIPPED (not counted as passing): the shape notes need a python3 with torch and pytest")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        (project / "tests").mkdir()
+        command = f"{python} -m pytest -q -p no:cacheprovider tests"
+        test = project / "tests" / "test_scale.py"
+        test.write_text(SHAPES_TEST.replace("SHAPES", "[(8, 1024), (16, 256)]"))
+        r = run(binary, str(project), "--command", command)
+        check(r.returncode == 0 and "1 passed" in r.stderr, f"shape project's tests pass: {r.returncode} {r.stderr}")
+        check("note: every call of `klshapes::scale` in the tests (2 shapes) has a last dimension that is a multiple "
+              "of 256 (256, 1024)" in r.stderr, f"last dimension note: {r.stderr}")
+        check("row count (the elements before the last dimension) that is a multiple of 8 (8, 16)" in r.stderr,
+              f"row count note: {r.stderr}")
+        test.write_text(SHAPES_TEST.replace("SHAPES", "[(8, 1024), (3, 1001)]"))
+        r = run(binary, str(project), "--command", command)
+        check(r.returncode == 0 and "note:" not in r.stderr, f"a tail size silences the notes: {r.stderr}")
+
+
 def main():
     binary, source = sys.argv[1], Path(sys.argv[2])
     failures = []
@@ -84,6 +132,8 @@ def main():
             str(source / "tests/fixtures/sanitizer/tails.0.memcheck.txt"))
     check(r.returncode == 1 and "tails.cu:14:3: error: memcheck: Invalid __global__ read of size 4 bytes" in r.stdout
           and "1 bytes after the nearest allocation" in r.stdout, f"memcheck finding: {r.stdout} {r.stderr}")
+
+    check_shape_notes(binary, check)
 
     for f in failures:
         print("FAIL:", f)
