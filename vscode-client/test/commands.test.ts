@@ -256,6 +256,14 @@ test('Run Tests reports a clean run, a failed one, a timeout and a cancellation 
   await runTests(failing);
   assert.equal(failing.calls.at(-1), 'warning kernel-lsp: the tests of ws: failed; the tests ran out of time. [Show Log]');
 
+  const oneShape = new RecordingHost();
+  oneShape.pickIndex = 5;
+  oneShape.answers.set('kernel-lsp.test', { testsFailed: false, runs: [{ tool: '', tests: { passed: 2 } }], findings: [],
+    shapeNotes: ['every call of `ns::scale` in the tests (2 shapes) has a last dimension that is a multiple of 256 (256, 1024)'] });
+  await runTests(oneShape);
+  assert.equal(oneShape.calls.at(-1), 'warning kernel-lsp: the tests of ws: 2 passed; every call of `ns::scale` in the tests ' +
+    '(2 shapes) has a last dimension that is a multiple of 256 (256, 1024). [Show Log]');
+
   const cancelled = new RecordingHost();
   cancelled.answers.set('kernel-lsp.test', { cancelled: true, runs: [], findings: [] });
   await runTests(cancelled);

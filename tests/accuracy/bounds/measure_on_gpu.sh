@@ -5,7 +5,7 @@
 #
 # Builds tests/fixtures/bounds/*.cu with line info, runs every kernel of each under memcheck
 # (`./fixture N`) and writes the raw reports to OUT_DIR/memcheck/<fixture>.<N>.txt, then
-# bounds_labels.py turns them into OUT_DIR/labels.json.
+# bounds_labels.py turns them into OUT_DIR/labels.json; the reports end up in memcheck-raw.tgz.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 OUT_DIR=${1:-${OUT:-$ROOT/build-bounds/measure}}
@@ -28,4 +28,6 @@ for source in tests/fixtures/bounds/*.cu; do
 done
 python3 "$ROOT/tests/accuracy/bounds/bounds_labels.py" --raw "$OUT_DIR/memcheck" --machine "$OUT_DIR/machine.txt" \
   --out "$OUT_DIR/labels.json"
+# One archive of the raw reports: the device tool brings back a limited number of files.
+tar -C "$OUT_DIR" -czf "$OUT_DIR/memcheck-raw.tgz" memcheck && rm -rf "$OUT_DIR/memcheck"
 cat "$OUT_DIR/labels.json"

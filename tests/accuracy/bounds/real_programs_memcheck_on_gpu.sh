@@ -9,13 +9,14 @@
 # memcheck (the first 32 launches are checked; the rest run unchecked), one report file per run:
 # OUT_DIR/memcheck-real/<program>.<run>.txt, ending in "EXIT <status>". PolyBench runs first (its
 # sizes are the ones rewritten to reach the tail), llm.c last (its runs are the longest);
-# MEASURE_DEADLINE_S (default 360) stops starting new runs. real_bounds_labels.py reads the
-# reports.
+# MEASURE_DEADLINE_S (default 360) stops starting new runs. The reports end up in
+# OUT_DIR/memcheck-real.tgz, which real_bounds_labels.py reads once unpacked.
 set -uo pipefail
 PREPARED=$(cd "${1:?prepared folder}" && pwd)
 OUT_DIR=${2:?output folder}
 DEADLINE=$(( $(date +%s) + ${MEASURE_DEADLINE_S:-360} ))
-WORK=$(mktemp -d /tmp/real-memcheck.XXXXXX)
+# MEMCHECK_WORK: a folder of an earlier call's builds, to run again without building.
+WORK=${MEMCHECK_WORK:-$(mktemp -d /tmp/real-memcheck.XXXXXX)}
 mkdir -p "$OUT_DIR/memcheck-real"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
 {
@@ -35,6 +36,7 @@ EOF
 export PREPARED WORK OUT_DIR
 build_one() {
   IFS=$'\t' read -r name dir build runs <<< "$1"
+  [ -x "$WORK/$name" ] && return
   (cd "$PREPARED/src/$dir" && timeout 300 bash -c "${build//BIN/$WORK/$name}") > "$OUT_DIR/memcheck-real/build-$name.log" 2>&1 \
     || echo "BUILD FAILED $name" >> "$OUT_DIR/memcheck-real/skipped.log"
 }
@@ -56,3 +58,5 @@ while IFS=$'\t' read -r name dir build runs; do
 done < "$WORK/plan.tsv"
 ls "$OUT_DIR/memcheck-real" | wc -l
 grep -l "Invalid __global__" "$OUT_DIR"/memcheck-real/*.txt || echo "no invalid global access reported"
+# One archive (the device tool brings back a limited number of files); unpack it for the labeller.
+tar -C "$OUT_DIR" -czf "$OUT_DIR/memcheck-real.tgz" memcheck-real machine-real.txt && rm -rf "$OUT_DIR/memcheck-real"
