@@ -360,6 +360,21 @@ TEST_CASE("a tensor's data is as long as its numel()") {
   REQUIRE(f.size() == 1);
   CHECK(f[0]->location.range.start.line == 3);
   CHECK(contains(f[0]->message, "passes `x.data_ptr<float>()`, which holds n elements (all of the tensor `x`)"));
+
+  // Counted before the tensor is assigned anew (`x = x.narrow(...)`): its numel() may differ.
+  auto narrowed = analyse(
+      "namespace at { struct Tensor { long numel() const; template <typename T> T* data_ptr() const;\n"
+      "  Tensor narrow(long, long, long) const; }; }\n"
+      "__global__ void shift(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = in[i + 1];\n"
+      "}\n"
+      "void run(at::Tensor out, at::Tensor x) {\n"
+      "  int n = x.numel();\n"
+      "  x = x.narrow(0, 0, 5);\n"
+      "  shift<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);\n"
+      "}\n");
+  CHECK(lines_of(narrowed).empty());
 }
 
 TEST_CASE("a buffer longer than the guard's count, another test of the index, or launches that disagree are silent") {

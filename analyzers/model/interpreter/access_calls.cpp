@@ -271,6 +271,10 @@ Value AccessInterpreter::Impl::eval_operator_call(const clang::CXXOperatorCallEx
   const clang::FunctionDecl* callee = op->getDirectCallee();
   bool assignment = kind == clang::OO_Equal || kind == clang::OO_PlusEqual || kind == clang::OO_MinusEqual ||
                     kind == clang::OO_StarEqual || kind == clang::OO_SlashEqual;
+  // A tensor assigned anew (`x = x.narrow(0, 0, m)`) has a new numel().
+  if (assignment && op->getNumArgs() == 2 && host_mode && !quiet)
+    if (auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getArg(0)->IgnoreParenImpCasts()))
+      if (auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) ++assignments[canonical(var)];
   const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
   bool user_code = definition && definition->hasBody() && view.is_user_location(definition->getLocation()) &&
                    is_device_function(*definition);

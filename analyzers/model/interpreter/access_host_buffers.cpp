@@ -1,7 +1,7 @@
 // Host code: how long the buffers a launch passes are. A pointer from `cudaMalloc(&p, bytes)`
 // (or cudaMallocManaged / cudaMallocAsync) is a base whose extent is `bytes`; one from a tensor's
 // `x.data_ptr<T>()` has `x.numel() * sizeof(T)`, with every `x.numel()` of the same variable one
-// value. At a launch, a pointer argument whose remaining extent, in elements of the kernel
+// value until the variable is assigned again (`x = x.narrow(0, 0, m)`). At a launch, a pointer argument whose remaining extent, in elements of the kernel
 // parameter's type, equals an integer argument's value tells the kernel that its buffer holds
 // exactly that many elements (KernelLaunchFacts::extent_counts): what out-of-bounds needs to call
 // `if (i < n) ... in[i + 1]` a read past the end rather than a read of a buffer that may be
@@ -61,7 +61,9 @@ AtomId AccessInterpreter::Impl::numel_atom(const clang::VarDecl* tensor) {
   a.name = tensor->getNameAsString() + ".numel()";
   a.parameter_like = true;
   a.congruence = Congruence::unknown();
-  return atoms.intern("numel:" + std::to_string(reinterpret_cast<uintptr_t>(canonical(tensor))), a);
+  auto assigned = assignments.find(canonical(tensor));
+  std::string generation = assigned == assignments.end() ? "0" : std::to_string(assigned->second);
+  return atoms.intern("numel:" + std::to_string(reinterpret_cast<uintptr_t>(canonical(tensor))) + ":" + generation, a);
 }
 
 std::optional<Value> AccessInterpreter::Impl::eval_host_buffer_call(const clang::CallExpr* call,

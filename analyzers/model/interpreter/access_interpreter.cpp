@@ -52,6 +52,7 @@ void AccessInterpreter::Impl::reset() {
   parameter_bases.clear();
   parameter_elements.clear();
   parameter_of_base.clear();
+  assignments.clear();
   parameter_names.clear();
   geometric_candidates.clear();
   hazards_seen.clear();

@@ -217,6 +217,9 @@ struct AccessInterpreter::Impl {
   };
   std::map<int, ParameterElement> parameter_elements;
   std::map<int, int> parameter_of_base;  // a pointer parameter's base -> the parameter's position
+  // Host code: how many times each class-typed local has been assigned on the walk so far, so
+  // that `x.numel()` before `x = x.narrow(...)` and after it are different values.
+  std::map<const clang::VarDecl*, int> assignments;
   // What the condition assume() is reading bounds (Env::conditioned): its dimensions, or
   // something it could not read (then all three).
   uint8_t assumed_dimensions = 0;
