@@ -134,9 +134,11 @@ Result<TestOutcome> run_project_tests(const TestRequest& request) {
   if (!sanitizer) return sanitizer.error();
   std::vector<std::string> tools = request.tools.empty() ? std::vector<std::string>{""} : request.tools;
   std::set<std::string> seen;  // a finding once, whichever run reported it
-  // The first run records which shapes the tests give the project's operators.
+  // The first run records which shapes the tests give the project's operators. Not when the
+  // command sets PYTHONPATH itself: pytest could then not import the plugin, and the tests would
+  // fail for a reason of ours.
   fs::path shapes_folder;
-  if (request.from_output.empty()) {
+  if (request.from_output.empty() && outcome.command.find("PYTHONPATH") == std::string::npos) {
     std::error_code ec;
     shapes_folder = fs::temp_directory_path(ec) / ("kernel-lsp-shapes-" + std::to_string(::getpid()) + "-" +
                                                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));

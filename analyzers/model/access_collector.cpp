@@ -15,6 +15,7 @@
 #include "analyzers/frontend/device_parser.h"
 #include "analyzers/model/interpreter/access_interpreter.h"
 #include "analyzers/model/device_code.h"
+#include "analyzers/model/safe_types.h"
 
 namespace kl::analyzers {
 namespace {
@@ -41,7 +42,7 @@ class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
     // A host function that returns a pointer it got from cudaMalloc (`float* alloc(size_t n)`):
     // followed from its callers, so the launch sees how long the buffer is.
     if (callee && callee->getIdentifier() && callee->getName().starts_with("cudaMalloc") &&
-        current_->getReturnType()->isPointerType())
+        is_pointer_type(current_->getReturnType()))
       allocators.insert(current_);
     const clang::FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
     if (def && def->hasBody() && !is_device_function(*def) && view_.is_user_location(def->getLocation()))

@@ -59,6 +59,10 @@ def check_shape_notes(binary, check):
               "of 256 (256, 1024)" in r.stderr, f"last dimension note: {r.stderr}")
         check("row count (the elements before the last dimension) that is a multiple of 8 (8, 16)" in r.stderr,
               f"row count note: {r.stderr}")
+        # A command that sets PYTHONPATH itself would hide the plugin from pytest: it is left out.
+        r = run(binary, str(project), "--command", f"PYTHONPATH={tmp} {command}")
+        check(r.returncode == 0 and "1 passed" in r.stderr and "note:" not in r.stderr,
+              f"PYTHONPATH in the command: the tests pass, no plugin: {r.returncode} {r.stderr}")
         test.write_text(SHAPES_TEST.replace("SHAPES", "[(8, 1024), (3, 1001)]"))
         r = run(binary, str(project), "--command", command)
         check(r.returncode == 0 and "note:" not in r.stderr, f"a tail size silences the notes: {r.stderr}")
