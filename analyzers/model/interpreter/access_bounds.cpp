@@ -81,102 +81,104 @@ std::string AccessInterpreter::Impl::exact_extent(int base, int64_t access_size,
   return std::find(counts.begin(), counts.end(), count) != counts.end() ? launch_facts->extent_notes[i] : "";
 }
 
+// The tightest upper test of element index `e` by one count parameter among the path's tests
+// of dimension d's thread index (`g < n + k`, with e - g constant): e <= n + reach. Nothing when
+// another test of that index (`i < n && i < m`, a test of a form it cannot read) could stop it
+// earlier; a lower bound (`i > 0`) does not.
+std::optional<AccessInterpreter::Impl::GuardBound> AccessInterpreter::Impl::tightest_guard(
+    const Poly& e, int d, const Env& env) const {
+  std::vector<LaneGuard> guards = env.guards;
+  for (const LoopSync& loop : loop_sync) guards.insert(guards.end(), loop.guards.begin(), loop.guards.end());
+  std::optional<GuardBound> tightest;
+  for (const LaneGuard& g : guards) {
+    Poly form = with_known_values(g.form, env.facts);
+    if (!form.mentions(thread[d])) continue;
+    if (form.derivative(thread[d]).constant_value().value_or(0) < 0) continue;  // a lower bound (`i > 0`)
+    std::optional<GuardBound> bound;
+    if (g.op == LaneGuard::Op::Lt || g.op == LaneGuard::Op::Le) {
+      for (AtomId a : form.atoms()) {
+        if (atoms[a].kind != AtomKind::Parameter || form.derivative(a).constant_value() != -1) continue;
+        auto guarded = form.plus(Poly::atom(a));
+        auto c = guarded ? e.minus(*guarded) : std::nullopt;
+        if (!guarded || guarded->mentions(a) || !c || !c->is_constant()) continue;
+        bool inclusive = g.op == LaneGuard::Op::Le;
+        bound = GuardBound{c->constant_term() - (inclusive ? 0 : 1), inclusive, *guarded, a};
+      }
+    }
+    if (!bound) return std::nullopt;
+    if (!tightest || bound->reach < tightest->reach) tightest = bound;
+    else if (bound->reach == tightest->reach && bound->count != tightest->count) return std::nullopt;
+  }
+  return tightest;
+}
+
+// Whether the threads together take `guarded` through every value below its bound: it is the
+// thread's index along d and the launch rounds that dimension up over the count parameter at
+// `count` (then `rounded` is set), or a grid- or block-stride loop's variable (then `loop_variable`
+// names it).
+bool AccessInterpreter::Impl::covers_every_index(const Poly& guarded, int d, int count, const Env& env,
+                                                 bool& rounded, std::string& loop_variable) const {
+  auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
+  auto grid_size = atoms.find(std::string("gridDim.") + "xyz"[d]);
+  Poly threads_in_block = block_dim[d] == UINT32_MAX ? Poly() : with_known_values(Poly::atom(block_dim[d]), env.facts);
+  if (threads_in_block.is_zero()) return false;
+  // The thread's index in the grid, as the path knows the block size.
+  std::optional<Poly> grid_index =
+      block_index ? Poly::atom(*block_index).times(threads_in_block) : std::optional<Poly>(Poly());
+  grid_index = grid_index ? grid_index->plus(Poly::atom(thread[d])) : std::nullopt;
+  if (!grid_index) return false;
+  auto step = guarded.minus(*grid_index);
+  auto strided = [&](const std::optional<Poly>& rest, const Poly& stride) {
+    if (!rest || rest->terms().size() != 1) return false;
+    for (AtomId k : rest->atoms())
+      if (atoms[k].kind == AtomKind::Induction && rest->derivative(k) == stride) {
+        // The iteration atom is named after its variable ("i's iteration").
+        const std::string& name = atoms[k].name;
+        loop_variable = name.substr(0, name.find('\''));
+        return true;
+      }
+    return false;
+  };
+  const RoundedGrid& r = launch_facts->rounded[d];
+  rounded = step && step->is_zero() && r.block > 0 && r.parameter == count && launch_facts->block[d] &&
+            int64_t{*launch_facts->block[d]} == r.block;
+  if (rounded) return true;
+  std::optional<Poly> grid_stride = grid_size ? threads_in_block.times(Poly::atom(*grid_size)) : std::nullopt;
+  return (grid_stride && strided(step, *grid_stride)) || strided(guarded.minus(Poly::atom(thread[d])), threads_in_block);
+}
+
 // An access `in[e]` into a buffer every launch makes exactly n elements long, on a path whose
 // tightest test of the index is `g < n` (or `g <= n`) with e = g + c, where the threads together
-// take g through every value below the bound: g is the thread's index along a dimension the
-// launch rounds up over n (`(n + 255) / 256` blocks), or a grid- or block-stride loop's variable
-// (`for (i = global index; i < n; i += blockDim.x * gridDim.x)`, `for (i = threadIdx.x; i < n;
-// i += blockDim.x)`). Then some thread reads element n - 1 + c (`g < n`) or n + c (`g <= n`; for
-// a rounded grid only when its block does not divide n): past the end when that is n or more.
-// Silent when another test of the same index could stop it earlier (`i < n && i < m`).
+// take g through every value below the bound (covers_every_index). Then some thread reads element
+// n - 1 + c (`g < n`) or n + c (`g <= n`; for a rounded grid only when its block does not divide
+// n): past the end when that is n or more.
 void AccessInterpreter::Impl::note_guarded_overrun(int base, const Poly& offset, int64_t size, const Env& env,
                                                    MemoryAccess& m) const {
   if (!launch_facts || m.tail || !parameter_bases.count(base)) return;
   auto elements = offset.divided_exactly(size);
   if (!elements) return;
-  std::vector<LaneGuard> guards = env.guards;
-  for (const LoopSync& loop : loop_sync) guards.insert(guards.end(), loop.guards.begin(), loop.guards.end());
   for (int d = 0; d < 3; ++d) {
     if (thread[d] == UINT32_MAX || !elements->mentions(thread[d])) continue;
-    auto block_index = atoms.find(std::string("blockIdx.") + "xyz"[d]);
-    auto grid_size = atoms.find(std::string("gridDim.") + "xyz"[d]);
-    Poly threads_in_block = block_dim[d] == UINT32_MAX ? Poly() : with_known_values(Poly::atom(block_dim[d]), env.facts);
-    if (threads_in_block.is_zero()) continue;
-    // The thread's index in the grid, as the path knows the block size.
-    std::optional<Poly> grid_index =
-        block_index ? Poly::atom(*block_index).times(threads_in_block) : std::optional<Poly>(Poly());
-    grid_index = grid_index ? grid_index->plus(Poly::atom(thread[d])) : std::nullopt;
-    if (!grid_index) continue;
-    // The tightest upper test of the access's index by one count parameter, among the tests of
-    // this dimension's index; any other test of it leaves the case alone.
-    struct Bound {
-      int64_t reach = 0;  // e <= n + reach
-      bool inclusive = false;
-      Poly guarded;       // g
-      AtomId count = 0;
-    };
-    std::optional<Bound> tightest;
-    bool other_test = false;
-    for (const LaneGuard& g : guards) {
-      Poly form = with_known_values(g.form, env.facts);
-      if (!form.mentions(thread[d])) continue;
-      if (form.derivative(thread[d]).constant_value().value_or(0) < 0) continue;  // a lower bound (`i > 0`)
-      std::optional<Bound> bound;
-      if (g.op == LaneGuard::Op::Lt || g.op == LaneGuard::Op::Le) {
-        for (AtomId a : form.atoms()) {
-          if (atoms[a].kind != AtomKind::Parameter || form.derivative(a).constant_value() != -1) continue;
-          auto guarded = form.plus(Poly::atom(a));
-          auto c = guarded ? elements->minus(*guarded) : std::nullopt;
-          if (!guarded || guarded->mentions(a) || !c || !c->is_constant()) continue;
-          bool inclusive = g.op == LaneGuard::Op::Le;
-          bound = Bound{c->constant_term() - (inclusive ? 0 : 1), inclusive, *guarded, a};
-        }
-      }
-      if (!bound) {
-        other_test = true;
-        break;
-      }
-      if (!tightest || bound->reach < tightest->reach) tightest = bound;
-      else if (bound->reach == tightest->reach && bound->count != tightest->count) other_test = true;
-    }
-    if (other_test || !tightest || tightest->reach < 0) continue;
+    std::optional<GuardBound> tightest = tightest_guard(*elements, d, env);
+    if (!tightest || tightest->reach < 0) continue;
     // Which parameter the count is, and whether every launch's buffer holds exactly that many.
     auto position = std::find_if(parameter_names.begin(), parameter_names.end(),
                                  [&](const std::string& name) { return atoms[tightest->count].name == name; });
     if (position == parameter_names.end()) continue;
     const int count = static_cast<int>(position - parameter_names.begin());
     std::string extent = exact_extent(base, size, count);
-    if (extent.empty()) continue;
-    // Do the threads take g through every value up to the bound?
-    auto step = tightest->guarded.minus(*grid_index);
-    auto block_step = tightest->guarded.minus(Poly::atom(thread[d]));
+    bool rounded = false;
     std::string loop_variable;
-    auto strided = [&](const std::optional<Poly>& rest, const Poly& stride) {
-      if (!rest || rest->terms().size() != 1) return false;
-      for (AtomId k : rest->atoms())
-        if (atoms[k].kind == AtomKind::Induction && rest->derivative(k) == stride) {
-          // The iteration atom is named after its variable ("i's iteration").
-          const std::string& name = atoms[k].name;
-          loop_variable = name.substr(0, name.find('\''));
-          return true;
-        }
-      return false;
-    };
-    std::optional<Poly> grid_stride = grid_size ? threads_in_block.times(Poly::atom(*grid_size)) : std::nullopt;
-    const RoundedGrid& r = launch_facts->rounded[d];
-    bool rounded_over_count = step && step->is_zero() && r.block > 0 && r.parameter == count &&
-                              launch_facts->block[d] && int64_t{*launch_facts->block[d]} == r.block;
-    bool loop_over_count = (grid_stride && strided(step, *grid_stride)) || strided(block_step, threads_in_block);
-    if (!rounded_over_count && !loop_over_count) continue;
+    if (extent.empty() || !covers_every_index(tightest->guarded, d, count, env, rounded, loop_variable)) continue;
     GuardedOverrun o;
     o.past = tightest->reach + 1;
-    o.index = loop_over_count && !loop_variable.empty() ? loop_variable : atoms.print(tightest->guarded);
+    o.index = !rounded && !loop_variable.empty() ? loop_variable : atoms.print(tightest->guarded);
     o.count = parameter_names[count];
     o.inclusive = tightest->inclusive;
     // `g <= n` on a rounded grid reaches n only where the last block runs past it.
-    if (tightest->inclusive && rounded_over_count) o.when_not_multiple_of = r.block;
+    if (tightest->inclusive && rounded) o.when_not_multiple_of = launch_facts->rounded[d].block;
     o.extent = extent;
-    o.launch = rounded_over_count ? r.launch : Location{};
+    o.launch = rounded ? launch_facts->rounded[d].launch : Location{};
     m.guarded_overrun = std::move(o);
     return;
   }

@@ -493,8 +493,18 @@ struct AccessInterpreter::Impl {
   static bool leaves_loop(const clang::Stmt* s);  // a break/continue/goto of this loop
   uint8_t dimensions_of(const Poly& form, int depth) const;
   void note_tail(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
-  // A guarded access past the guard's count into a buffer the launches make exactly that long.
+  // A guarded access past the guard's count into a buffer the launches make exactly that long,
+  // from the tightest test of its index and whether the threads take that index everywhere.
   void note_guarded_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
+  struct GuardBound {
+    int64_t reach = 0;  // the element index is at most count + reach
+    bool inclusive = false;
+    Poly guarded;       // what the test bounds
+    AtomId count = 0;   // the count parameter's atom
+  };
+  std::optional<GuardBound> tightest_guard(const Poly& element, int d, const Env& env) const;
+  bool covers_every_index(const Poly& guarded, int d, int count, const Env& env, bool& rounded,
+                          std::string& loop_variable) const;
   // The note of the launches' allocation when they make the buffer of `base` exactly as many
   // elements (of `access_size` bytes) long as the integer parameter at `count`; else empty.
   std::string exact_extent(int base, int64_t access_size, int count) const;
