@@ -41,7 +41,7 @@ class AccessScope : public clang::RecursiveASTVisitor<AccessScope> {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     // A host function that returns a pointer it got from cudaMalloc (`float* alloc(size_t n)`):
     // followed from its callers, so the launch sees how long the buffer is.
-    if (callee && callee->getIdentifier() && callee->getName().starts_with("cudaMalloc") &&
+    if (callee && callee->getIdentifier() && is_device_allocation(callee->getName().str()) &&
         is_pointer_type(current_->getReturnType()))
       allocators.insert(current_);
     const clang::FunctionDecl* def = callee ? callee->getDefinition() : nullptr;

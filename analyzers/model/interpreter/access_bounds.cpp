@@ -70,15 +70,20 @@ void AccessInterpreter::Impl::note_row_overrun(int base, const Poly& offset, int
 // Where every launch makes the buffer of `base` exactly as many elements long as the integer
 // parameter at `count` says (and the access is in those elements): where the host says so.
 std::string AccessInterpreter::Impl::exact_extent(int base, int64_t access_size, int count) const {
-  auto position = parameter_of_base.find(base);
+  auto position = parameter_bases.find(base);
   auto element = parameter_elements.find(base);
-  if (!launch_facts || count < 0 || position == parameter_of_base.end() || element == parameter_elements.end() ||
+  if (!launch_facts || count < 0 || position == parameter_bases.end() || element == parameter_elements.end() ||
       element->second.size != access_size)
     return "";
   auto i = static_cast<size_t>(position->second);
   if (i >= launch_facts->extent_counts.size()) return "";
   const std::vector<int>& counts = launch_facts->extent_counts[i];
   return std::find(counts.begin(), counts.end(), count) != counts.end() ? launch_facts->extent_notes[i] : "";
+}
+
+int AccessInterpreter::Impl::parameter_position(AtomId parameter) const {
+  auto position = std::find(parameter_names.begin(), parameter_names.end(), atoms[parameter].name);
+  return position == parameter_names.end() ? -1 : static_cast<int>(position - parameter_names.begin());
 }
 
 // The tightest upper test of element index `e` by one count parameter among the path's tests
@@ -162,10 +167,8 @@ void AccessInterpreter::Impl::note_guarded_overrun(int base, const Poly& offset,
     std::optional<GuardBound> tightest = tightest_guard(*elements, d, env);
     if (!tightest || tightest->reach < 0) continue;
     // Which parameter the count is, and whether every launch's buffer holds exactly that many.
-    auto position = std::find_if(parameter_names.begin(), parameter_names.end(),
-                                 [&](const std::string& name) { return atoms[tightest->count].name == name; });
-    if (position == parameter_names.end()) continue;
-    const int count = static_cast<int>(position - parameter_names.begin());
+    const int count = parameter_position(tightest->count);
+    if (count < 0) continue;
     std::string extent = exact_extent(base, size, count);
     bool rounded = false;
     std::string loop_variable;
@@ -268,9 +271,8 @@ void AccessInterpreter::Impl::note_vector_tail(int base, const Poly& offset, int
     if (k != 0) continue;  // `4 * v + 3 < n` bounds the last element; other offsets are not read
     Poly count = Poly::atom(parameter);
     if (congruence_of(atoms, count, &env.facts).divisible_by(static_cast<uint64_t>(span))) continue;
-    auto position = std::find(parameter_names.begin(), parameter_names.end(), atoms[parameter].name);
-    int count_index = position == parameter_names.end() ? -1 : static_cast<int>(position - parameter_names.begin());
-    m.vector_tail = VectorTail{span, unit, element->second.type, atoms.print(count), exact_extent(base, unit, count_index)};
+    m.vector_tail = VectorTail{span, unit, element->second.type, atoms.print(count),
+                               exact_extent(base, unit, parameter_position(parameter))};
     return;
   }
 }

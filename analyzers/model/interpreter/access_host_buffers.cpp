@@ -1,11 +1,12 @@
 // Host code: how long the buffers a launch passes are. A pointer from `cudaMalloc(&p, bytes)`
 // (or cudaMallocManaged / cudaMallocAsync) is a base whose extent is `bytes`; one from a tensor's
 // `x.data_ptr<T>()` has `x.numel() * sizeof(T)`, with every `x.numel()` of the same variable one
-// value until the variable is assigned again (`x = x.narrow(0, 0, m)`). At a launch, a pointer argument whose remaining extent, in elements of the kernel
-// parameter's type, equals an integer argument's value tells the kernel that its buffer holds
-// exactly that many elements (KernelLaunchFacts::extent_counts): what out-of-bounds needs to call
-// `if (i < n) ... in[i + 1]` a read past the end rather than a read of a buffer that may be
-// longer. See access_interpreter_impl.h for the contracts.
+// value until the variable is assigned again (`x = x.narrow(0, 0, m)`). At a launch, a pointer
+// argument whose remaining extent, in elements of the kernel parameter's type, equals an integer
+// argument's value tells the kernel that its buffer holds exactly that many elements
+// (KernelLaunchFacts::extent_counts): what out-of-bounds needs to call `if (i < n) ... in[i + 1]`
+// a read past the end rather than a read of a buffer that may be longer. See
+// access_interpreter_impl.h for the contracts.
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
@@ -23,11 +24,11 @@ using interpreter::canonical;
 using interpreter::Env;
 using interpreter::Value;
 
-namespace {
-
-bool is_device_allocation(const std::string& name) {
+bool is_device_allocation(std::string_view name) {
   return name == "cudaMalloc" || name == "cudaMallocManaged" || name == "cudaMallocAsync";
 }
+
+namespace {
 
 // The local variable `e` takes the address of, through casts: `&p`, `(void**)&p`.
 const clang::VarDecl* address_of_variable(const clang::Expr* e) {

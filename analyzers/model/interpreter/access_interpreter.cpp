@@ -51,7 +51,6 @@ void AccessInterpreter::Impl::reset() {
   first_iteration.clear();
   parameter_bases.clear();
   parameter_elements.clear();
-  parameter_of_base.clear();
   assignments.clear();
   parameter_names.clear();
   geometric_candidates.clear();
@@ -205,8 +204,7 @@ void AccessInterpreter::Impl::bind_parameters(const clang::FunctionDecl& f, Env&
       int id = add_base(name, MemorySpace::Global, alignment, address,
                         informative ? note : "assumed " + std::to_string(alignment) + "-byte aligned, as a kernel pointer parameter");
       v = Value::pointer(id, Poly());
-      parameter_bases.insert(id);
-      parameter_of_base[id] = static_cast<int>(i);
+      parameter_bases[id] = static_cast<int>(i);
       clang::QualType pointee = t->getPointeeType();
       if (auto size = pointee.isNull() ? std::nullopt : type_size(pointee))
         parameter_elements[id] = {*size, pointee.getUnqualifiedType().getAsString(policy)};

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzers/model/alignment_congruence.h"
@@ -71,6 +72,10 @@ struct LaunchObservation {
   std::vector<std::vector<int>> extent_counts;  // per argument, as KernelLaunchFacts::extent_counts
   std::vector<std::string> extent_notes;
 };
+
+// The CUDA runtime calls whose first argument receives a device allocation whose size in bytes is
+// their second (`cudaMalloc(&p, bytes)`): the host code's buffer lengths start there.
+bool is_device_allocation(std::string_view name);
 
 class AccessInterpreter {
  public:

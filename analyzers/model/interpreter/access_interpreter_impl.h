@@ -207,8 +207,9 @@ struct AccessInterpreter::Impl {
   // the loop's head; in the loop's first iteration it still holds the value it entered with.
   // The bank-conflict estimate uses that value where the atom leaves an access unjudged.
   std::map<AtomId, Poly> first_iteration;
-  // The function's parameters: the bases of its pointers, and every parameter's name by position.
-  std::set<int> parameter_bases;
+  // The function's parameters: the base of each pointer (-> the parameter's position), and every
+  // parameter's name by position.
+  std::map<int, int> parameter_bases;
   // The element type of each pointer parameter's base, where its size is known (`float` of
   // `const float* in`): the unit its counts are written in.
   struct ParameterElement {
@@ -216,7 +217,6 @@ struct AccessInterpreter::Impl {
     std::string type;
   };
   std::map<int, ParameterElement> parameter_elements;
-  std::map<int, int> parameter_of_base;  // a pointer parameter's base -> the parameter's position
   // Host code: how many times each class-typed local has been assigned on the walk so far, so
   // that `x.numel()` before `x = x.narrow(...)` and after it are different values.
   std::map<const clang::VarDecl*, int> assignments;
@@ -508,6 +508,7 @@ struct AccessInterpreter::Impl {
   // The note of the launches' allocation when they make the buffer of `base` exactly as many
   // elements (of `access_size` bytes) long as the integer parameter at `count`; else empty.
   std::string exact_extent(int base, int64_t access_size, int count) const;
+  int parameter_position(AtomId parameter) const;  // of an integer parameter's atom; -1: none
   // A global access that walks a row with an inclusive loop bound equal to the row's length.
   void note_row_overrun(int base, const Poly& offset, int64_t size, const Env& env, MemoryAccess& m) const;
   // A vector access whose path tests only its first element against a count parameter.
