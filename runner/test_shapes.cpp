@@ -11,29 +11,37 @@
 namespace kl::runner {
 namespace fs = std::filesystem;
 
+namespace {
+
+using Shapes = std::vector<std::vector<int64_t>>;
+
+// One call as the plugin wrote it (a list of size lists): each tensor's integer sizes; empty when
+// it is not such a list or names no tensor.
+Shapes shapes_of_call(const nlohmann::json& call) {
+  Shapes shapes;
+  if (!call.is_array()) return shapes;
+  for (const auto& shape : call) {
+    std::vector<int64_t> sizes;
+    for (const auto& size : shape.is_array() ? shape : nlohmann::json::array())
+      if (size.is_number_integer()) sizes.push_back(size.get<int64_t>());
+    if (!sizes.empty()) shapes.push_back(std::move(sizes));
+  }
+  return shapes;
+}
+
+}  // namespace
+
 std::vector<OperatorShapes> read_operator_shapes(const fs::path& folder) {
-  std::map<std::string, std::set<std::vector<std::vector<int64_t>>>> calls;
+  std::map<std::string, std::set<Shapes>> calls;
   std::error_code ec;
   for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     if (it->path().extension() != ".json") continue;
     auto text = read_file_text(it->path());
-    if (!text) continue;
-    auto document = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    auto document = text ? nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false) : nlohmann::json();
     if (!document.is_object()) continue;
-    for (const auto& [name, seen] : document.items()) {
-      if (!seen.is_array()) continue;
-      for (const auto& call : seen) {
-        std::vector<std::vector<int64_t>> shapes;
-        bool valid = call.is_array();
-        for (const auto& shape : valid ? call : nlohmann::json::array()) {
-          std::vector<int64_t> sizes;
-          for (const auto& size : shape.is_array() ? shape : nlohmann::json::array())
-            if (size.is_number_integer()) sizes.push_back(size.get<int64_t>());
-          if (!sizes.empty()) shapes.push_back(std::move(sizes));
-        }
-        if (valid && !shapes.empty()) calls[name].insert(std::move(shapes));
-      }
-    }
+    for (const auto& [name, seen] : document.items())
+      for (const auto& call : seen.is_array() ? seen : nlohmann::json::array())
+        if (Shapes shapes = shapes_of_call(call); !shapes.empty()) calls[name].insert(std::move(shapes));
   }
   std::vector<OperatorShapes> out;
   for (auto& [name, seen] : calls) out.push_back({name, {seen.begin(), seen.end()}});
