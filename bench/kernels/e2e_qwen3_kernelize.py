@@ -11,15 +11,17 @@ download), bf16, prefill, run four ways in the same process:
   kernelized + compile  kernelize(mode=INFERENCE | TORCH_COMPILE), then torch.compile
 
 Each forward is timed with CUDA events (median of at least 20 calls and 0.5 s), the four modes
-alternating over three rounds; a mode's time is the median of its rounds. Per compiled mode and
-length: graphs compiled by the first call, graph breaks, and graphs compiled again by the timed
-calls (recompiles). Outputs are checked: kernelized against eager, kernelized + compile against
-compile (relative error of the logits). With --explain, torch._dynamo.explain's graph breaks of
-the kernelized model with their stacks. With --profile T, the GPU time per kernel of
-both compiled modes at T tokens, to show where they differ.
+alternating over three rounds (every other one in reverse order); a mode's time is the median of
+its rounds. Per compiled mode and length: graphs compiled by the first call, graph breaks, graphs
+compiled again by the timed calls (recompiles), and how many residual adds the kernel's Inductor
+pass fused into the norm (kernels/rmsnorm/torch-ext/rmsnorm/compile_fusion.py). Outputs are
+checked: kernelized against eager, kernelized + compile against compile (relative error of the
+logits). With --explain, torch._dynamo.explain's graph breaks of the kernelized model with their
+stacks. With --profile T[,T...], the GPU time per kernel of both compiled modes at those lengths,
+to show where they differ.
 
     PYTHONPATH=<kernels library source> python bench/kernels/e2e_qwen3_kernelize.py \\
-        --kernel kernels/rmsnorm --json OUT.json [--tokens 128,512,2048,8192] [--profile 2048]
+        --kernel kernels/rmsnorm --json OUT.json [--tokens 128,512,2048,8192] [--profile 2048,8192]
 
 --kernel is the project folder whose build/<variant>/ `kernel-lsp build --variant` wrote.
 """
@@ -123,6 +125,16 @@ def explain_breaks(model, ids):
     return {"graphs": explained.graph_count, "breaks": breaks}
 
 
+def fused_residual_adds():
+    """How many residual adds the RMSNorm package's Inductor pass has fused into the norm so far
+    (its compile_fusion module, under whatever name the `kernels` library imported it); None
+    when the package has no such pass."""
+    for name, module in list(sys.modules.items()):
+        if name.endswith(".compile_fusion") and hasattr(module, "fuse_residual_adds"):
+            return module.stats["fused"]
+    return None
+
+
 def relative_error(a, b):
     a, b = a.float(), b.float()
     return ((a - b).norm() / b.norm()).item()
@@ -135,7 +147,7 @@ def main():
     ap.add_argument("--tokens", default="128,512,2048,8192")
     ap.add_argument("--vocab", type=int, default=32000)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--profile", type=int, default=0, help="profile both compiled modes at this many tokens")
+    ap.add_argument("--profile", default="", help="profile both compiled modes at these lengths (e.g. 2048,8192)")
     ap.add_argument("--explain", action="store_true",
                     help="torch._dynamo.explain of the kernelized model at the first length: each graph break with its stack")
     args = ap.parse_args()
@@ -149,6 +161,11 @@ def main():
         kernels.replace_kernel_forward_from_hub(cls, "RMSNorm")
     cfg = torch._dynamo.config
     cfg.cache_size_limit = max(cfg.cache_size_limit, 64)
+    # Every graph compiled afresh: a graph from Inductor's cache skips the graph passes, whose
+    # fusions the rows count (and a first call then times a cache load, not a compile).
+    import torch._inductor.config
+
+    torch._inductor.config.force_disable_caches = True
 
     base = build_model(args.vocab)
     kernel_dir = args.kernel.resolve()
@@ -174,17 +191,22 @@ def main():
             for mode in MODES:
                 # the first call, with the same arguments as the timed ones: compiles the graph
                 torch._dynamo.utils.counters.clear()
+                fused_before = fused_residual_adds()
                 started = time.perf_counter()
                 logits[mode] = models[mode](input_ids=ids, use_cache=False).logits.float()
                 torch.cuda.synchronize()
                 if "compile" in mode:
                     row[f"{mode}_first_call_s"] = round(time.perf_counter() - started, 2)
                     row[f"{mode}_dynamo"] = dynamo_counts()
+                if mode == "kernelized_compile" and fused_before is not None:
+                    row["residual_adds_fused"] = fused_residual_adds() - fused_before
             if args.explain and t == int(args.tokens.split(",")[0]):
                 results["graph_breaks_kernelized"] = explain_breaks(kern_tc, ids)
             rounds = {mode: [] for mode in MODES}
-            for _ in range(args.rounds):
-                for mode in MODES:
+            for round_index in range(args.rounds):
+                # every other round in reverse order, so that no mode always runs after the same
+                # one (a GPU that heats up or clocks down over a round favours the modes run first)
+                for mode in (MODES if round_index % 2 == 0 else MODES[::-1]):
                     if "compile" in mode:
                         torch._dynamo.utils.counters.clear()
                     m = models[mode]
@@ -201,7 +223,7 @@ def main():
             row["logits_rel_err_kernelized_vs_eager"] = relative_error(logits["kernelized"], logits["eager"])
             row["logits_rel_err_kernelized_compile_vs_compile"] = relative_error(logits["kernelized_compile"],
                                                                                  logits["compile"])
-            if t == args.profile:
+            if str(t) in args.profile.split(","):
                 row["profile"] = {mode: gpu_kernel_times(lambda m=models[mode]: m(input_ids=ids, use_cache=False).logits)
                                   for mode in ("compile", "kernelized_compile")}
             results["rows"].append(row)

@@ -186,6 +186,71 @@ def test_layers_module():
     check(out, ref_rms(x, m.weight.detach(), EPS, True), torch.bfloat16)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_functional_ops(dtype):
+    # The ops torch.compile sees (rms_norm_fn, fused_add_rms_norm_fn) return new tensors and
+    # compute what the out-variants compute.
+    x = torch.randn(37, 4096, device="cuda").to(dtype)
+    r = torch.randn(37, 4096, device="cuda").to(dtype)
+    w = make_weight(4096, dtype)
+    out = rmsnorm.ops.rms_norm_fn(x, w, EPS, True)
+    check(out, ref_rms(x, w, EPS, True), dtype)
+    normed, summed = rmsnorm.ops.fused_add_rms_norm_fn(x, r, w, EPS, False)
+    torch.testing.assert_close(summed, x + r, rtol=0, atol=0)
+    check(normed, ref_rms(x + r, w, EPS, False), dtype)
+
+
+class _Block(torch.nn.Module):
+    """A decoder layer's shape: a residual add before a wide norm, a per-head norm, and the sum
+    used again after the norm."""
+
+    def __init__(self, width, heads, norm_forward):
+        super().__init__()
+        self.norm = torch.nn.Module()
+        self.norm.weight = torch.nn.Parameter(make_weight(width, torch.bfloat16))
+        self.norm.variance_epsilon = EPS
+        self.head_norm = torch.nn.Module()
+        self.head_norm.weight = torch.nn.Parameter(make_weight(width // heads, torch.bfloat16))
+        self.head_norm.variance_epsilon = EPS
+        self.heads = heads
+        self.norm_forward = norm_forward
+
+    def forward(self, x, residual):
+        h = residual + x
+        y = self.norm_forward(self.norm, h)
+        q = self.norm_forward(self.head_norm, y.view(*y.shape[:-1], self.heads, -1))
+        return q.transpose(0, 1) * 2, h * 2
+
+
+def _hf_forward(module, x):
+    h = x.float()
+    return module.weight * (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + EPS)).to(x.dtype)
+
+
+@pytest.mark.parametrize("rows,fused", [(1024, 1), (64, 0)])
+def test_compiled_layer(rows, fused):
+    # Under torch.compile, with enough rows, the add before the wide norm goes into the fused
+    # kernel (compile_fusion.py); the per-head norm, and every norm of fewer rows, is left to
+    # Inductor (layers.py). Either way the results match eager transformers' formula.
+    import torch._inductor.config
+
+    torch._dynamo.reset()
+    stats = rmsnorm.compile_fusion.stats
+    before = stats["fused"]
+    block = _Block(4096, 32, rmsnorm.layers.RMSNorm.forward)
+    x = torch.randn(rows, 4096, device="cuda").to(torch.bfloat16)
+    r = torch.randn(rows, 4096, device="cuda").to(torch.bfloat16)
+    # A graph from Inductor's cache skips the passes: compile afresh.
+    with torch.inference_mode(), torch._inductor.config.patch(force_disable_caches=True):
+        compiled = torch.compile(block, dynamic=False, fullgraph=True)(x, r)
+        block.norm_forward = _hf_forward
+        reference = block(x, r)
+    assert stats["fused"] == before + fused
+    torch.testing.assert_close(compiled[1], reference[1], rtol=0, atol=0)
+    # Two bf16 norms in a row: each may round one ulp (2^-7) differently from eager's order.
+    torch.testing.assert_close(compiled[0].float(), reference[0].float(), rtol=2 ** -6, atol=1e-2)
+
+
 ERROR_CASES = [
     "rmsnorm.rms_norm(x, torch.randn(32, device='cuda'))",
     "rmsnorm.rms_norm(x, torch.randn(64, device='cuda', dtype=torch.float16))",

@@ -1,3 +1,4 @@
+#include <ATen/ops/empty_like.h>
 #include <torch/library.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
@@ -117,6 +118,23 @@ void fused_add_rms_norm(at::Tensor& out, at::Tensor& residual_out, const at::Ten
   check_result(kl_rmsnorm_forward(&p, c10::cuda::getCurrentCUDAStream(input.get_device())));
 }
 
+at::Tensor rms_norm_fn(const at::Tensor& input, const std::optional<at::Tensor>& weight, double eps,
+                       bool double_rounding) {
+  at::Tensor out = at::empty_like(input);
+  rms_norm(out, input, weight, eps, double_rounding);
+  return out;
+}
+
+std::tuple<at::Tensor, at::Tensor> fused_add_rms_norm_fn(const at::Tensor& input,
+                                                         const at::Tensor& residual,
+                                                         const std::optional<at::Tensor>& weight,
+                                                         double eps, bool double_rounding) {
+  at::Tensor out = at::empty_like(input);
+  at::Tensor residual_out = at::empty_like(input);
+  fused_add_rms_norm(out, residual_out, input, residual, weight, eps, double_rounding);
+  return {out, residual_out};
+}
+
 int64_t rms_norm_path(const at::Tensor& out, const at::Tensor& input,
                                    const std::optional<at::Tensor>& weight) {
   KlRmsNormParams p = make_params(out, input, weight, 1e-6, false);
@@ -142,6 +160,12 @@ TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
       "fused_add_rms_norm(Tensor! out, Tensor! residual_out, Tensor input, Tensor residual, "
       "Tensor? weight, float eps, bool double_rounding) -> ()");
   ops.impl("fused_add_rms_norm", c10::kCUDA, &fused_add_rms_norm);
+  ops.def("rms_norm_fn(Tensor input, Tensor? weight, float eps, bool double_rounding) -> Tensor");
+  ops.impl("rms_norm_fn", c10::kCUDA, &rms_norm_fn);
+  ops.def(
+      "fused_add_rms_norm_fn(Tensor input, Tensor residual, Tensor? weight, float eps, "
+      "bool double_rounding) -> (Tensor, Tensor)");
+  ops.impl("fused_add_rms_norm_fn", c10::kCUDA, &fused_add_rms_norm_fn);
   ops.def("rms_norm_path(Tensor out, Tensor input, Tensor? weight) -> int");
   ops.impl("rms_norm_path", c10::kCUDA, &rms_norm_path);
   // Benchmark-only launch-shape override (no tensor arguments: a catch-all kernel).

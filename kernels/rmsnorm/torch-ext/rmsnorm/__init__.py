@@ -9,7 +9,7 @@ from typing import Optional, Tuple
 import torch
 
 from ._ops import ops, add_op_namespace_prefix
-from . import layers
+from . import compile_fusion, layers
 
 __all__ = ["rms_norm", "fused_add_rms_norm", "kernel_path", "layers"]
 
@@ -24,7 +24,21 @@ try:
     @torch.library.register_fake(add_op_namespace_prefix("fused_add_rms_norm"))
     def _fused_add_rms_norm_fake(out, residual_out, input, residual, weight, eps, double_rounding):
         return None
+
+    @torch.library.register_fake(add_op_namespace_prefix("rms_norm_fn"))
+    def _rms_norm_fn_fake(input, weight, eps, double_rounding):
+        return torch.empty_like(input)
+
+    @torch.library.register_fake(add_op_namespace_prefix("fused_add_rms_norm_fn"))
+    def _fused_add_rms_norm_fn_fake(input, residual, weight, eps, double_rounding):
+        return torch.empty_like(input), torch.empty_like(input)
 except Exception:  # older torch without register_fake: eager use still works
+    pass
+
+# Under torch.compile, a residual add before the norm goes into the fused kernel (compile_fusion.py).
+try:
+    compile_fusion.install(ops)
+except Exception:  # an Inductor whose pass interface changed: the norm still works unfused
     pass
 
 
