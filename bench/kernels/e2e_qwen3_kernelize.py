@@ -16,7 +16,8 @@ its rounds. Per compiled mode and length: graphs compiled by the first call, gra
 compiled again by the timed calls (recompiles), and how many residual adds the kernel's Inductor
 pass fused into the norm (kernels/rmsnorm/torch-ext/rmsnorm/compile_fusion.py). Outputs are
 checked: kernelized against eager, kernelized + compile against compile (relative error of the
-logits). With --explain, torch._dynamo.explain's graph breaks of the kernelized model with their
+logits). With 4 rounds or more, the kernelized + compile / compile ratio is also taken round by
+round (median, quartiles, rounds above 1). With --explain, torch._dynamo.explain's graph breaks of the kernelized model with their
 stacks. With --profile T[,T...], the GPU time per kernel of both compiled modes at those lengths,
 to show where they differ.
 
@@ -219,6 +220,15 @@ def main():
                 row[f"{mode}_rounds_ms"] = [round(x, 4) for x in rounds[mode]]
             row["kernelized_vs_eager"] = round(row["eager_ms"] / row["kernelized_ms"], 4)
             row["kernelized_compile_vs_compile"] = round(row["compile_ms"] / row["kernelized_compile_ms"], 4)
+            # The same ratio round by round: the two modes of one round ran seconds apart, so a
+            # drift of the GPU's clock over the run moves both; the quartiles say how far the
+            # ratio itself wanders.
+            paired = sorted(c / k for c, k in zip(rounds["compile"], rounds["kernelized_compile"]))
+            if len(paired) >= 4:
+                row["kernelized_compile_vs_compile_paired"] = {
+                    "median": round(statistics.median(paired), 4),
+                    "quartiles": [round(q, 4) for q in statistics.quantiles(paired, n=4)[::2]],
+                    "rounds_above_1": sum(1 for r in paired if r > 1.0), "rounds": len(paired)}
             row["compile_vs_eager"] = round(row["eager_ms"] / row["compile_ms"], 4)
             row["logits_rel_err_kernelized_vs_eager"] = relative_error(logits["kernelized"], logits["eager"])
             row["logits_rel_err_kernelized_compile_vs_compile"] = relative_error(logits["kernelized_compile"],
