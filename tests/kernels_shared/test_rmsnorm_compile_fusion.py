@@ -187,6 +187,20 @@ class ResidualAddFusion(unittest.TestCase):
         s = torch.ops.aten.add.Tensor(x, r)
         return self.ops.rms_norm_fn.default(s, torch.ops.aten.mul.Tensor(w, 2), EPS, True)
 
+    def test_weight_made_by_the_pass(self):
+        # The second norm's weight is the first sum, which the pass replaces by a result of its
+        # own: the second add stays as it is (its weight has no place in the original order).
+        ops = self.ops
+
+        def block(x, r, w):
+            s = torch.ops.aten.add.Tensor(x, r)
+            y = ops.rms_norm_fn.default(s, w, EPS, True)
+            return ops.rms_norm_fn.default(torch.ops.aten.add.Tensor(y, r), s, EPS, True)
+
+        gm, before, after, count = self.rewrite(block, *self.inputs())
+        self.assertEqual(count, 1)
+        self.assertTrue(torch.equal(before, after))
+
     def test_values_missing(self):
         # A graph whose nodes carry no values (not Inductor's) is left alone.
         ops = self.ops

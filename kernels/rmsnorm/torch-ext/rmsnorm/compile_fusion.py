@@ -60,7 +60,11 @@ def _fusible_add(node, like, device_type):
 
 
 def _defined_before(node, position, limit):
-    return not isinstance(node, torch.fx.Node) or position[node] < position[limit]
+    """Whether `node` (an argument: a node, a constant or None) is there before `limit`; a node
+    this pass made has no position, and is taken as not."""
+    if not isinstance(node, torch.fx.Node):
+        return True
+    return node in position and position[node] < position[limit]
 
 
 def fuse_residual_adds(graph, norm_op, fused_op, device_type="cuda"):
