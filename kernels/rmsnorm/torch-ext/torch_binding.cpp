@@ -1,4 +1,4 @@
-#include <ATen/ops/empty_like.h>
+#include <ATen/Functions.h>
 #include <torch/library.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
