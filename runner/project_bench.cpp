@@ -214,9 +214,7 @@ Result<ProcessRequest> local_benchmark(const BenchRequest& request, const RunCon
   ProcessRequest bench{
       request.python,
       {(context.project / "benchmarks" / "benchmark.py").string(), "--json", results_file.string()}};
-  const char* python_path = std::getenv("PYTHONPATH");
-  bench.extra_environment["PYTHONPATH"] =
-      (out / package).string() + (python_path && *python_path ? ":" + std::string(python_path) : "");
+  bench.extra_environment["PYTHONPATH"] = prepended_to_environment("PYTHONPATH", (out / package).string(), ':');
   return bench;
 }
 

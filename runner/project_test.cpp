@@ -105,10 +105,8 @@ Result<std::optional<std::string>> run_once(const TestRequest& request, const fs
     // pytest loads the plugin that records the operators' shapes (kernel_lsp_shapes.py) from here.
     std::optional<fs::path> plugin = find_resource(resources::kPytestShapesPlugin);
     if (plugin) {
-      const char* path = std::getenv("PYTHONPATH");
-      process.extra_environment["PYTHONPATH"] = plugin->parent_path().string() + (path && *path ? ":" + std::string(path) : "");
-      const char* plugins = std::getenv("PYTEST_PLUGINS");
-      process.extra_environment["PYTEST_PLUGINS"] = "kernel_lsp_shapes" + (plugins && *plugins ? "," + std::string(plugins) : "");
+      process.extra_environment["PYTHONPATH"] = prepended_to_environment("PYTHONPATH", plugin->parent_path().string(), ':');
+      process.extra_environment["PYTEST_PLUGINS"] = prepended_to_environment("PYTEST_PLUGINS", "kernel_lsp_shapes", ',');
       process.extra_environment["KERNEL_LSP_SHAPES_OUT"] = shapes_folder.string();
     }
   }

@@ -19,6 +19,11 @@
 namespace kl {
 namespace bp = boost::process;
 
+std::string prepended_to_environment(const std::string& name, const std::string& first, char separator) {
+  const char* current = std::getenv(name.c_str());
+  return current && *current ? first + separator + current : first;
+}
+
 std::filesystem::path find_on_path(const std::string& name) {
   auto found = bp::search_path(name);
   return found.empty() ? std::filesystem::path() : std::filesystem::path(found.string());

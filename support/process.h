@@ -40,6 +40,10 @@ struct ProcessOutcome {
 
 Result<ProcessOutcome> run_process(const ProcessRequest& request);
 
+// `first`, then this process's value of the list variable `name` (PYTHONPATH, PYTEST_PLUGINS)
+// after `separator` when it has one: what a child gets so that `first` comes before the rest.
+std::string prepended_to_environment(const std::string& name, const std::string& first, char separator);
+
 // Finds `name` on PATH; empty when absent.
 std::filesystem::path find_on_path(const std::string& name);
 
