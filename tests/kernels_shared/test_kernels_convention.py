@@ -21,16 +21,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from torch_python import python_with_torch  # beside this file
+
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "runner" / "scripts" / "run_kernels_benchmarks.py"
 SKIPPED = 77
-
-
-def python_with_torch():
-    for candidate in (sys.executable, "/usr/bin/python3"):
-        if candidate and subprocess.run([candidate, "-c", "import torch"], capture_output=True).returncode == 0:
-            return candidate
-    return None
 
 
 PYTHON = python_with_torch()

@@ -14,6 +14,8 @@ import sys
 import unittest
 from pathlib import Path
 
+from torch_python import python_with_torch  # beside this file
+
 ROOT = Path(__file__).resolve().parents[2]
 PASS_SOURCE = ROOT / "kernels" / "rmsnorm" / "torch-ext" / "rmsnorm" / "compile_fusion.py"
 SKIPPED = 77
@@ -26,13 +28,11 @@ except ImportError:
 
 
 def reexec_with_torch():
-    """Runs this file again with Debian's Python when the current one has no torch."""
-    if os.environ.get("KL_TEST_REEXEC") or not Path("/usr/bin/python3").exists():
+    """Runs this file again with a Python that has torch, when the current one has none."""
+    python = None if os.environ.get("KL_TEST_REEXEC") else python_with_torch()
+    if python is None or python == sys.executable:
         return None
-    env = dict(os.environ, KL_TEST_REEXEC="1")
-    if subprocess.run(["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode != 0:
-        return None
-    return subprocess.run(["/usr/bin/python3", __file__] + sys.argv[1:], env=env).returncode
+    return subprocess.run([python, __file__] + sys.argv[1:], env=dict(os.environ, KL_TEST_REEXEC="1")).returncode
 
 
 def load_pass():
