@@ -38,6 +38,13 @@ void ConfigurationSignature::merge(const ConfigurationSignature& other) {
   events += other.events;
 }
 
+ConfigurationEvent preamble_event(const ConfigurationSignature& preamble_signature) {
+  ConfigurationEvent event;
+  event.in_main_file = true;
+  event.hash = preamble_signature.sum ^ (preamble_signature.second_sum * 31) ^ preamble_signature.events;
+  return event;
+}
+
 namespace {
 
 // Whether `text`, a skipped branch with the directives that open and close it, holds nothing but
@@ -77,9 +84,13 @@ bool only_macro_definitions(std::string_view text) {
 class SignatureRecorder : public clang::PPCallbacks {
  public:
   SignatureRecorder(const clang::Preprocessor& preprocessor, ConfigurationSignature& signature,
-                    MacroNames* macro_names)
-      : preprocessor_(preprocessor), sources_(preprocessor.getSourceManager()), view_(sources_, {}),
-        signature_(signature), macro_names_(macro_names) {}
+                    MacroNames* macro_names, ConfigurationEvents* events)
+      : preprocessor_(preprocessor),
+        sources_(preprocessor.getSourceManager()),
+        view_(sources_, {}),
+        signature_(signature),
+        macro_names_(macro_names),
+        events_(events) {}
 
   void MacroUndefined(const clang::Token& name, const clang::MacroDefinition&, const clang::MacroDirective*) override {
     if (macro_names_ && name.getIdentifierInfo()) macro_names_->insert(name.getIdentifierInfo()->getName().str());
@@ -99,7 +110,7 @@ class SignatureRecorder : public clang::PPCallbacks {
                    clang::FileID) override {
     // The main file is always entered, and a preamble's build enters it too: only headers count.
     if (reason != EnterFile || sources_.getFileID(loc) == sources_.getMainFileID()) return;
-    if (auto file = user_file(loc)) signature_.add_event("enter\n" + *file);
+    if (auto file = user_file(loc)) record("enter\n" + *file, "enter", loc, *file, 0, 0);
   }
 
   void SourceRangeSkipped(clang::SourceRange range, clang::SourceLocation) override {
@@ -113,7 +124,8 @@ class SignatureRecorder : public clang::PPCallbacks {
     bool invalid = false;
     const char* data = sources_.getCharacterData(range.getBegin(), &invalid);
     if (!invalid && end >= begin && only_macro_definitions(std::string_view(data, end - begin))) return;
-    signature_.add_event("skip\n" + *file + "\n" + std::to_string(begin) + "-" + std::to_string(end));
+    record("skip\n" + *file + "\n" + std::to_string(begin) + "-" + std::to_string(end), "skip",
+           range.getBegin(), *file, begin, end);
   }
 
   void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition, clang::SourceRange range,
@@ -124,23 +136,42 @@ class SignatureRecorder : public clang::PPCallbacks {
     clang::SourceLocation at = sources_.getExpansionLoc(range.getBegin());
     auto file = user_file(at);
     if (!file) return;
-    std::string event = "macro\n" + *file + "\n" + std::to_string(sources_.getFileOffset(at)) + "\n" +
-                        id->getName().str() + "\n";
+    const unsigned offset = sources_.getFileOffset(at);
+    const std::string macro = id->getName().str() + "\n";
+    std::string event = "macro\n" + *file + "\n" + std::to_string(offset) + "\n" + macro;
     // A macro the user defined expands to the user's own text: which definition is enough
     // (the branch that chose it may not be fingerprinted, see SourceRangeSkipped).
     clang::SourceLocation defined_at = info->getDefinitionLoc();
     if (auto definition_file = user_file(defined_at)) {
-      signature_.add_event(event + *definition_file + ":" + std::to_string(sources_.getFileOffset(defined_at)));
+      const unsigned defined_offset = sources_.getFileOffset(defined_at);
+      const bool in_main =
+          sources_.getFileID(sources_.getExpansionLoc(defined_at)) == sources_.getMainFileID();
+      std::string where = *definition_file + ":" + std::to_string(defined_offset);
+      record(event + where, "macro\n" + macro + (in_main ? *definition_file : where), at, *file, offset,
+             offset + 1, in_main ? defined_offset : ConfigurationEvent::kNone);
       return;
     }
+    std::string tokens;
     for (const clang::Token& token : info->tokens()) {
-      event += clang::Lexer::getSpelling(token, sources_, clang::LangOptions());
-      event += ' ';
+      tokens += clang::Lexer::getSpelling(token, sources_, clang::LangOptions());
+      tokens += ' ';
     }
-    signature_.add_event(event);
+    record(event + tokens, "macro\n" + macro + tokens, at, *file, offset, offset + 1);
   }
 
  private:
+  // Adds `event` to the signature and, with its place, `what` (the event without its offsets) to
+  // the events.
+  void record(const std::string& event, const std::string& what, clang::SourceLocation at,
+              const std::string& file, unsigned begin, unsigned end,
+              unsigned definition = ConfigurationEvent::kNone) {
+    signature_.add_event(event);
+    if (!events_) return;
+    bool in_main_file = sources_.getFileID(sources_.getExpansionLoc(at)) == sources_.getMainFileID();
+    events_->push_back(
+        {in_main_file, llvm::xxh3_64bits(file), begin, end, definition, llvm::xxh3_64bits(what)});
+  }
+
   // The file's name when `loc` is in a user file (SourceView's test: not a system header, not a
   // scratch buffer).
   std::optional<std::string> user_file(clang::SourceLocation loc) const {
@@ -153,6 +184,7 @@ class SignatureRecorder : public clang::PPCallbacks {
   SourceView view_;  // its main-file name is not used here
   ConfigurationSignature& signature_;
   MacroNames* macro_names_;
+  ConfigurationEvents* events_;
 };
 
 // Lexes the whole translation unit, as a parse would, with the recorder attached. An AST
@@ -160,8 +192,9 @@ class SignatureRecorder : public clang::PPCallbacks {
 // preprocessor-only action would include the preamble's source text instead).
 class SignatureAction : public clang::ASTFrontendAction {
  public:
-  SignatureAction(ConfigurationSignature& signature, const CancellationToken* cancel, MacroNames* macro_names)
-      : signature_(signature), cancel_(cancel), macro_names_(macro_names) {}
+  SignatureAction(ConfigurationSignature& signature, const CancellationToken* cancel, MacroNames* macro_names,
+                  ConfigurationEvents* events)
+      : signature_(signature), cancel_(cancel), macro_names_(macro_names), events_(events) {}
   bool cancelled = false;
 
  protected:
@@ -170,7 +203,7 @@ class SignatureAction : public clang::ASTFrontendAction {
   }
   void ExecuteAction() override {
     clang::Preprocessor& preprocessor = getCompilerInstance().getPreprocessor();
-    preprocessor.addPPCallbacks(make_signature_recorder(preprocessor, signature_, macro_names_));
+    preprocessor.addPPCallbacks(make_signature_recorder(preprocessor, signature_, macro_names_, events_));
     // The signature reads user files only; of system headers it needs the directives.
     install_system_header_directives(getCompilerInstance());
     preprocessor.EnterMainSourceFile();
@@ -190,14 +223,16 @@ class SignatureAction : public clang::ASTFrontendAction {
   ConfigurationSignature& signature_;
   const CancellationToken* cancel_;
   MacroNames* macro_names_;
+  ConfigurationEvents* events_;
 };
 
 }  // namespace
 
 std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preprocessor& preprocessor,
                                                             ConfigurationSignature& signature,
-                                                            MacroNames* macro_names) {
-  return std::make_unique<SignatureRecorder>(preprocessor, signature, macro_names);
+                                                            MacroNames* macro_names,
+                                                            ConfigurationEvents* events) {
+  return std::make_unique<SignatureRecorder>(preprocessor, signature, macro_names, events);
 }
 
 namespace {
@@ -223,7 +258,8 @@ std::unique_ptr<llvm::MemoryBuffer> text_buffer(const std::filesystem::path& fil
 Result<ConfigurationSignature> preprocess_signature(const std::vector<std::string>& argv,
                                                     const std::filesystem::path& file, std::string_view text,
                                                     const CancellationToken* cancel, PreambleCache* preambles,
-                                                    ToolkitPchStore* toolkit_pchs, MacroNames* macro_names) {
+                                                    ToolkitPchStore* toolkit_pchs, MacroNames* macro_names,
+                                                    ConfigurationEvents* events) {
   std::shared_ptr<clang::CompilerInvocation> invocation = device_invocation(argv);
   if (!invocation) return Error{"clang could not build a command line to preprocess " + file.string(), {}};
   auto buffer = text_buffer(file, text);
@@ -252,7 +288,8 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
 
   ConfigurationSignature signature = preamble_part.signature;
   MacroNames names;
-  SignatureAction action(signature, cancel, macro_names ? &names : nullptr);
+  ConfigurationEvents recorded = preamble_part.events;  // the preamble's, as one event
+  SignatureAction action(signature, cancel, macro_names ? &names : nullptr, events ? &recorded : nullptr);
   try {
     (void)ci.ExecuteAction(action);
   } catch (const std::exception& e) {
@@ -263,9 +300,11 @@ Result<ConfigurationSignature> preprocess_signature(const std::vector<std::strin
     // A preamble fails to load when the toolkit PCH it was built on has been replaced since.
     if (toolkit_pch) toolkit_pchs->reject(*toolkit_pch);
     if (preamble) preambles->forget(file.string());
-    return preprocess_signature(argv, file, text, cancel, preamble ? nullptr : preambles, nullptr, macro_names);
+    return preprocess_signature(argv, file, text, cancel, preamble ? nullptr : preambles, nullptr,
+                                macro_names, events);
   }
   if (macro_names) macro_names->insert(names.begin(), names.end());
+  if (events) *events = std::move(recorded);
   return signature;
 }
 

@@ -53,16 +53,35 @@ struct ConfigurationSignature {
   friend bool operator==(const ConfigurationSignature&, const ConfigurationSignature&) = default;
 };
 
+// One event of a signature with the place it came from, so that two configurations can be told
+// apart where they differ, not only whether they do (pipeline/shared_bodies.h). A precompiled
+// preamble's events arrive as one (preamble_event): where in its region they were is not kept.
+struct ConfigurationEvent {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  bool in_main_file = false;
+  uint64_t file = 0;   // a hash of the user file's name
+  uint32_t begin = 0;  // byte offsets in it: a skipped branch's range, a macro name's [at, at + 1)
+  uint32_t end = 0;
+  uint32_t definition = kNone;  // where in the main file the expanded macro is defined, when it is
+  uint64_t hash = 0;            // of what the event is, its offsets aside (they move with edits)
+  friend auto operator<=>(const ConfigurationEvent&, const ConfigurationEvent&) = default;
+};
+using ConfigurationEvents = std::vector<ConfigurationEvent>;
+
+// A preamble's share of a signature as one event of the main file, at offset 0.
+ConfigurationEvent preamble_event(const ConfigurationSignature& preamble_signature);
+
 // The name of every macro a configuration defines at its end, or undefines on the way: an
 // identifier that is none of these expands to itself wherever it is written.
 using MacroNames = std::unordered_set<std::string>;
 
 // Preprocessor callbacks that add this parse's events to `signature` (which must outlive the
-// preprocessor), and with `macro_names` this configuration's macro names. Missing headers are
-// skipped, as the parse skips them.
+// preprocessor), and with `macro_names` this configuration's macro names, with `events` each
+// event with its place. Missing headers are skipped, as the parse skips them.
 std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preprocessor& preprocessor,
                                                             ConfigurationSignature& signature,
-                                                            MacroNames* macro_names = nullptr);
+                                                            MacroNames* macro_names = nullptr,
+                                                            ConfigurationEvents* events = nullptr);
 
 // Preprocesses `file` (its text replaced by `text`) with `argv` from device_parse_command() and
 // returns its signature, without parsing: a few times cheaper than a parse, since most of a
@@ -72,13 +91,14 @@ std::unique_ptr<clang::PPCallbacks> make_signature_recorder(const clang::Preproc
 // would wait for it): see warm_preamble. Checks `cancel` while lexing; an error when clang
 // cannot start or the work was cancelled. Without a preamble, `toolkit_pchs` gives the toolkit
 // headers' macros precompiled, as to a parse (toolkit_pch.h). With `macro_names`, adds the
-// configuration's macro names to it.
+// configuration's macro names to it; with `events`, sets it to the signature's events.
 Result<ConfigurationSignature> preprocess_signature(const std::vector<std::string>& argv,
                                                     const std::filesystem::path& file, std::string_view text,
                                                     const CancellationToken* cancel = nullptr,
                                                     PreambleCache* preambles = nullptr,
                                                     ToolkitPchStore* toolkit_pchs = nullptr,
-                                                    MacroNames* macro_names = nullptr);
+                                                    MacroNames* macro_names = nullptr,
+                                                    ConfigurationEvents* events = nullptr);
 
 // Builds, in the background, the preamble preprocess_signature would use for `argv` next time,
 // unless one fits already: for an arch whose configuration another parse serves. `watched_macros`

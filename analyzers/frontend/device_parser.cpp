@@ -215,8 +215,10 @@ class CollectingDiagnostics : public clang::DiagnosticConsumer {
 class VisitingConsumer : public clang::ASTConsumer {
  public:
   VisitingConsumer(const AstVisitor& visitor, std::string main_file, const CancellationToken* cancel,
-                   const bool& retried)
-      : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel), retried_(retried) {}
+                   const bool& retried, const std::vector<uint32_t>* skipped_bodies)
+      : visitor_(visitor), main_file_(std::move(main_file)), cancel_(cancel), retried_(retried) {
+    bodies_.skip_main_file_bodies(skipped_bodies);
+  }
   void Initialize(clang::ASTContext& context) override { sources_ = &context.getSourceManager(); }
   // With FrontendOptions::SkipFunctionBodies set, the parser asks here (function_bodies.h).
   bool shouldSkipFunctionBody(clang::Decl* decl) override { return bodies_.skip(sources_, decl); }
@@ -256,17 +258,25 @@ class DeviceParseAction : public clang::ASTFrontendAction {
  public:
   DeviceParseAction(const AstVisitor& visitor, ParseOutcome& outcome, std::string main_file,
                     const std::vector<std::string>& watched_macros, const CancellationToken* cancel,
-                    const bool& retried, MacroNames* macro_names)
-      : visitor_(visitor), outcome_(outcome), main_file_(std::move(main_file)), watched_(watched_macros),
-        cancel_(cancel), retried_(retried), macro_names_(macro_names) {}
+                    const bool& retried, MacroNames* macro_names, ConfigurationParse configuration)
+      : visitor_(visitor),
+        outcome_(outcome),
+        main_file_(std::move(main_file)),
+        watched_(watched_macros),
+        cancel_(cancel),
+        retried_(retried),
+        macro_names_(macro_names),
+        configuration_(configuration) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorObserver>(ci.getSourceManager(), outcome_, watched_, main_file_));
     ci.getPreprocessor().addPPCallbacks(
-        make_signature_recorder(ci.getPreprocessor(), outcome_.signature, macro_names_));
-    auto consumer = std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_, retried_);
+        make_signature_recorder(ci.getPreprocessor(), outcome_.signature, macro_names_,
+                                configuration_.record_events ? &outcome_.events : nullptr));
+    auto consumer = std::make_unique<VisitingConsumer>(visitor_, main_file_, cancel_, retried_,
+                                                       configuration_.skipped_bodies);
     consumer_ = consumer.get();
     return consumer;
   }
@@ -282,6 +292,7 @@ class DeviceParseAction : public clang::ASTFrontendAction {
   const bool& retried_;
   VisitingConsumer* consumer_ = nullptr;
   MacroNames* macro_names_;
+  ConfigurationParse configuration_;
 };
 
 }  // namespace
@@ -355,7 +366,8 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
                                        const AstVisitor& visitor,
                                        const std::vector<std::string>& watched_macros,
                                        const CancellationToken* cancel, PreambleCache* preambles,
-                                       ToolkitPchStore* toolkit_pchs, MacroNames* macro_names) {
+                                       ToolkitPchStore* toolkit_pchs, MacroNames* macro_names,
+                                       ConfigurationParse configuration) {
   ParseTimes times;
   times.started = std::chrono::steady_clock::now();
   ParseOutcome outcome;
@@ -393,7 +405,8 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
   if (!set_up_compiler(*ci, std::move(invocation), collector, vfs))
     return make_error("clang could not set up diagnostics");
 
-  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel, collector.pch_rejected, macro_names);
+  DeviceParseAction action(visitor, outcome, main_file, watched_macros, cancel, collector.pch_rejected,
+                           macro_names, configuration);
   try {
     // A false result is not a failure: errors in user code still leave a usable AST, and they
     // are in outcome.errors.
@@ -407,7 +420,8 @@ Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
     // deferred build for this file starts only when this call returns).
     if (toolkit_pch) toolkit_pchs->reject(*toolkit_pch);
     if (attached) preambles->forget(main_file);
-    return parse_device_side(argv, file, text, visitor, watched_macros, cancel, nullptr, nullptr, macro_names);
+    return parse_device_side(argv, file, text, visitor, watched_macros, cancel, nullptr, nullptr, macro_names,
+                             configuration);
   }
   times.finished = std::chrono::steady_clock::now();
   outcome.parse_milliseconds =

@@ -71,23 +71,32 @@ struct ParseOutcome {
   // What this arch's macros made of the user's code (configuration_signature.h): equal
   // signatures, equal tokens, one parse for both archs.
   ConfigurationSignature signature;
+  ConfigurationEvents
+      events;  // with ConfigurationParse::record_events: the signature's events (a preamble's as one)
   bool preamble_reused = false;
   double parse_milliseconds = 0;
 };
 
 using AstVisitor = std::function<void(clang::ASTContext&, const SourceView&)>;
 
+// What a parse of one configuration among several of a file records or skips
+// (pipeline/shared_bodies.h).
+struct ConfigurationParse {
+  bool record_events = false;  // fill ParseOutcome::events
+  // The bodies of the main file's function definitions whose names start at these byte offsets
+  // (sorted) are skipped, as those of system headers are (function_bodies.h).
+  const std::vector<uint32_t>* skipped_bodies = nullptr;
+};
+
 // `argv` comes from device_parse_command(); `text` replaces the file's content on disk. A parse
 // with no preamble of its own (none cached, or `preambles` null) starts from the toolkit PCH
 // of `toolkit_pchs` when given (toolkit_pch.h). With `macro_names`, adds the configuration's
 // macro names to it (configuration_signature.h).
-Result<ParseOutcome> parse_device_side(const std::vector<std::string>& argv,
-                                       const std::filesystem::path& file, std::string_view text,
-                                       const AstVisitor& visitor,
-                                       const std::vector<std::string>& watched_macros = {},
-                                       const CancellationToken* cancel = nullptr,
-                                       PreambleCache* preambles = nullptr,
-                                       ToolkitPchStore* toolkit_pchs = nullptr,
-                                       MacroNames* macro_names = nullptr);
+Result<ParseOutcome> parse_device_side(
+    const std::vector<std::string>& argv, const std::filesystem::path& file, std::string_view text,
+    const AstVisitor& visitor, const std::vector<std::string>& watched_macros = {},
+    const CancellationToken* cancel = nullptr, PreambleCache* preambles = nullptr,
+    ToolkitPchStore* toolkit_pchs = nullptr, MacroNames* macro_names = nullptr,
+    ConfigurationParse configuration = {});
 
 }  // namespace kl::analyzers

@@ -3,6 +3,7 @@
 #include <clang/AST/DeclBase.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -11,7 +12,11 @@ namespace kl::analyzers {
 bool FunctionBodySkipping::skip(const clang::SourceManager* sources, const clang::Decl* decl) {
   if (!sources || !decl) return false;
   clang::SourceLocation at = sources->getExpansionLoc(decl->getLocation());
-  if (!sources->isInSystemHeader(at)) return false;
+  if (!sources->isInSystemHeader(at)) {
+    if (!main_file_offsets_ || sources->getFileID(at) != sources->getMainFileID()) return false;
+    return std::binary_search(main_file_offsets_->begin(), main_file_offsets_->end(),
+                              sources->getFileOffset(at));
+  }
   clang::FileID file = sources->getFileID(at);
   auto [entry, inserted] = keep_by_file_.try_emplace(file.getHashValue(), false);
   if (inserted) entry->second = is_cutlass_header(sources->getFilename(at).str());

@@ -11,8 +11,14 @@
 // A header is CUTLASS's or CuTe's when its path has a `cutlass/` or `cute/` folder whose parent
 // holds `cutlass/cutlass.h` (a checkout's include/ folder, or a vendored copy's). Decided once
 // per file; one object per parse, used on the parse's thread.
+//
+// Also skipped, when the parse asks: the main file's definitions whose bodies another parse of the
+// file has analysed already (pipeline/shared_bodies.h), named by the byte offset of the
+// function's name.
+#include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace clang {
 class Decl;
@@ -24,12 +30,15 @@ namespace kl::analyzers {
 class FunctionBodySkipping {
  public:
   bool skip(const clang::SourceManager* sources, const clang::Decl* decl);
+  // `offsets` sorted; it must outlive this object.
+  void skip_main_file_bodies(const std::vector<uint32_t>* offsets) { main_file_offsets_ = offsets; }
 
  private:
   bool is_cutlass_header(const std::string& path);
 
   std::unordered_map<unsigned, bool> keep_by_file_;           // FileID's hash → keep bodies
   std::unordered_map<std::string, bool> cutlass_include_dirs_;  // folder → holds cutlass/cutlass.h
+  const std::vector<uint32_t>* main_file_offsets_ = nullptr;
 };
 
 }  // namespace kl::analyzers

@@ -202,6 +202,7 @@ std::shared_ptr<const clang::PrecompiledPreamble> PreambleCache::prepare(
                                   observed->included_files.end());
     outcome.arch_dependent = outcome.arch_dependent || observed->arch_dependent;
     outcome.signature.merge(observed->signature);
+    outcome.events.push_back(preamble_event(observed->signature));  // dropped unless events are recorded
     outcome.watched_macro_uses.insert(outcome.watched_macro_uses.end(), observed->watched_macro_uses.begin(),
                                       observed->watched_macro_uses.end());
   }

@@ -46,17 +46,20 @@ struct Analyzer::State {
   std::mutex memories_mutex;
   std::deque<std::pair<std::string, ConfigurationMemory>> memories;
 
-  std::optional<std::vector<size_t>> known_configurations(const std::string& file, std::string_view text,
-                                                          const std::vector<std::string>& command,
-                                                          const std::vector<Capability>& archs,
-                                                          MacroNames& macro_names) {
+  std::optional<std::vector<size_t>> known_configurations(
+      const std::string& file, std::string_view text, const std::vector<std::string>& command,
+      const std::vector<Capability>& archs, MacroNames& macro_names,
+      std::optional<std::vector<ConfigurationEvents>>& events) {
     std::lock_guard lock(memories_mutex);
     for (auto it = memories.begin(); it != memories.end(); ++it) {
       if (it->first != file) continue;
       auto known = analyzers::known_configurations(it->second, text, command, archs);
       // Taken, not copied: this analysis remembers them again when it completes, and one that
       // is cancelled leaves no memory behind (the next one preprocesses).
-      if (known) macro_names = std::move(it->second.macro_names);
+      if (known) {
+        macro_names = std::move(it->second.macro_names);
+        events = events_after_edit(it->second, text);
+      }
       memories.erase(it);
       return known;
     }
@@ -361,8 +364,8 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   const std::vector<std::string> first_command = device_parse_command(request.command, parse_order.front());
   MacroNames macro_names;
   if (settings.cache_parses) {
-    request.known_configurations =
-        state_->known_configurations(file_name, text, first_command, parse_order, macro_names);
+    request.known_configurations = state_->known_configurations(file_name, text, first_command, parse_order,
+                                                                macro_names, request.known_events);
     // Gathering every macro name costs a walk of the whole macro table per configuration: only
     // when the names may have changed (an edit that keeps configurations writes no directive).
     if (!request.known_configurations) request.macro_names = &macro_names;
@@ -375,7 +378,7 @@ FileAnalysis Analyzer::analyze_source(const fs::path& file_in, std::string_view 
   if (settings.cache_parses && parses.front().facts->arch_dependent)
     state_->remember(file_name, {std::string(text), first_command, parse_order,
                                  configurations_of(parse_order, parses), std::move(macro_names),
-                                 stamps_of(result.inputs)});
+                                 events_of_other_configurations(parses), stamps_of(result.inputs)});
   carry_uses_over_error_lines(parses);
   report_incomplete_parse(text, file_name, result);
 

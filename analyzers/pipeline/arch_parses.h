@@ -25,6 +25,7 @@
 #include "analyzers/data/feature_table.h"
 #include "analyzers/frontend/clang_command.h"
 #include "analyzers/frontend/configuration_signature.h"
+#include "analyzers/frontend/definition_index.h"
 #include "analyzers/model/unit_facts.h"
 #include "analyzers/pipeline/analysis.h"
 #include "analyzers/rules/rule_input.h"
@@ -51,18 +52,25 @@ struct ParseRequest {
   // parse's), when the last analysis of this file tells it (configuration_memory.h): those archs
   // are then parsed or served as it says, without being preprocessed.
   std::optional<std::vector<size_t>> known_configurations;
+  // With known_configurations, each other configuration's signature events (k-1 for the k-th),
+  // as the last analysis recorded them and moved past the edit (shared_bodies.h).
+  std::optional<std::vector<ConfigurationEvents>> known_events;
   MacroNames* macro_names = nullptr;  // when given, gathers every configuration's macro names
 };
 
 // One configuration's parse: the arch it was parsed for, the other target archs whose
 // preprocessing gave the same signature, the facts the model built from it and the lines clang
-// reported errors on.
+// reported errors on, its signature's events; the first parse also keeps its index of the main
+// file's definitions, from which the other configurations' parses skip what they share with it
+// (shared_bodies.h).
 struct ArchParse {
   Capability arch;
   std::unique_ptr<UnitFacts> facts;
   std::set<std::pair<std::string, uint32_t>> error_lines;  // (file, 0-based line)
   ConfigurationSignature signature;
   std::vector<Capability> also_serves;
+  ConfigurationEvents events;
+  std::unique_ptr<DefinitionIndex> definitions;
 
   bool serves(const Capability& target) const;
 };
@@ -83,6 +91,9 @@ std::vector<ArchParse> parse_arch_by_arch(const ParseRequest& request, const std
 // For each arch after the first in parse order (`archs` as parse_arch_by_arch orders them), the
 // configuration `parses` gives it: 0 for the first parse's, k for parses[k]'s.
 std::vector<size_t> configurations_of(const std::vector<Capability>& archs, const std::vector<ArchParse>& parses);
+
+// The signature events of parses[1], parses[2], ... (configurations 1, 2, ... of configurations_of).
+std::vector<ConfigurationEvents> events_of_other_configurations(const std::vector<ArchParse>& parses);
 
 // `targets` in the order they are parsed: the most capable first.
 std::vector<Capability> parse_order_of(const std::vector<Capability>& targets);

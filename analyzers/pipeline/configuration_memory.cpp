@@ -57,23 +57,52 @@ bool names_no_macro(std::string_view text, size_t begin, size_t end, const Macro
   return true;
 }
 
-}  // namespace
+// What an edit replaced: [prefix, before_end) of the text before by [prefix, after_end) after.
+struct Edit {
+  size_t prefix = 0, before_end = 0, after_end = 0;
+};
 
-bool edit_keeps_configurations(std::string_view before, std::string_view after, const MacroNames& macro_names) {
-  if (before == after) return true;
+Edit edit_between(std::string_view before, std::string_view after) {
   size_t prefix = 0;
   while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix]) ++prefix;
   size_t suffix = 0;
   while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
          before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
     ++suffix;
-  const size_t before_end = before.size() - suffix;
-  const size_t after_end = after.size() - suffix;
+  return {prefix, before.size() - suffix, after.size() - suffix};
+}
+
+}  // namespace
+
+bool edit_keeps_configurations(std::string_view before, std::string_view after,
+                               const MacroNames& macro_names) {
+  if (before == after) return true;
+  const auto [prefix, before_end, after_end] = edit_between(before, after);
   return free_of_directives(lines_around(before, prefix, before_end)) &&
          free_of_directives(lines_around(after, prefix, after_end)) &&
          free_of_delimiters(before, prefix, before_end) && free_of_delimiters(after, prefix, after_end) &&
          names_no_macro(before, prefix, before_end, macro_names) &&
          names_no_macro(after, prefix, after_end, macro_names);
+}
+
+std::vector<ConfigurationEvents> events_after_edit(const ConfigurationMemory& memory, std::string_view text) {
+  const Edit edit = edit_between(memory.text, text);
+  // No event starts or ends in the edited lines (see the header): each offset is before the edit
+  // or at or after its end.
+  auto moved = [&](uint32_t offset) {
+    return offset >= edit.before_end ? static_cast<uint32_t>(offset - edit.before_end + edit.after_end)
+                                     : offset;
+  };
+  std::vector<ConfigurationEvents> events = memory.events;
+  for (ConfigurationEvents& configuration : events)
+    for (ConfigurationEvent& event : configuration) {
+      if (!event.in_main_file || (event.begin == 0 && event.end == 0))
+        continue;  // a header's, or the preamble
+      event.begin = moved(event.begin);
+      event.end = moved(event.end);
+      if (event.definition != ConfigurationEvent::kNone) event.definition = moved(event.definition);
+    }
+  return events;
 }
 
 std::vector<ConfigurationMemory::Stamp> stamps_of(const std::vector<std::string>& files) {

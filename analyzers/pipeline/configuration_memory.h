@@ -33,6 +33,7 @@ struct ConfigurationMemory {
   std::vector<Capability> archs;       // in parse order: the first, then the others
   std::vector<size_t> configuration;   // per other arch: 0 = the first parse's, k = the k-th other parse's
   MacroNames macro_names;              // of every configuration
+  std::vector<ConfigurationEvents> events;  // of each other configuration's parse (shared_bodies.h)
   struct Stamp {
     std::string path;
     std::optional<FileStamp> stamp;  // none: it could not be read then
@@ -46,6 +47,10 @@ bool edit_keeps_configurations(std::string_view before, std::string_view after, 
 
 // The stamps of `files` now.
 std::vector<ConfigurationMemory::Stamp> stamps_of(const std::vector<std::string>& files);
+
+// `memory.events` as they are in `text`, an edit of memory.text that keeps the configurations:
+// the main file's offsets after the edit moved by its length.
+std::vector<ConfigurationEvents> events_after_edit(const ConfigurationMemory& memory, std::string_view text);
 
 // memory.configuration, when `text`, `command` and `archs` may reuse it: same command and archs,
 // no input changed on disk, and an edit that keeps the configurations.

@@ -98,3 +98,23 @@ TEST_CASE("an analysis that reuses the last grouping finds what a fresh one find
   for (const auto& timing : redone.timings) preprocessed = preprocessed || timing.stage.rfind("preprocess", 0) == 0;
   CHECK(preprocessed);
 }
+
+TEST_CASE("the remembered events move with an edit that keeps the configurations") {
+  ConfigurationMemory memory;
+  memory.text = kSource;
+  const uint32_t before = static_cast<uint32_t>(kSource.find("tier() { return 2.0f"));
+  const uint32_t after = static_cast<uint32_t>(kSource.find("0.5f"));
+  ConfigurationEvent early{true, 1, before, before + 1};
+  ConfigurationEvent late{true, 1, after + 4, after + 5, before};
+  ConfigurationEvent header{false, 2, 10, 20};
+  memory.events = {{early, late, header}};
+  std::string edited = replaced(kSource, "0.5f", "0.125f");  // two characters longer
+  std::vector<ConfigurationEvents> moved = events_after_edit(memory, edited);
+  REQUIRE(moved.size() == 1);
+  REQUIRE(moved[0].size() == 3);
+  CHECK(moved[0][0].begin == before);
+  CHECK(moved[0][1].begin == after + 6);
+  CHECK(moved[0][1].end == after + 7);
+  CHECK(moved[0][1].definition == before);
+  CHECK(moved[0][2].begin == 10);
+}
