@@ -17,6 +17,7 @@
 #include "analyzers/pipeline/arch_parses.h"
 #include "support/parallel_runner.h"
 #include "tests/unit/analysis_test_support.h"
+#include "tests/unit/device_command_support.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -35,16 +36,8 @@ fs::path write(const std::string& name, const std::string& text) {
   return path;
 }
 
-ClangCommandInputs command_for(const fs::path& file) {
-  ClangCommandInputs inputs;
-  inputs.file = file;
-  if (auto toolkit = find_cuda_toolkit(std::nullopt)) inputs.cuda_root = toolkit->root;
-  inputs.shim_dir = default_shim_dir();
-  inputs.resource_dir = default_resource_dir();
-  return inputs;
-}
-
-Capability cap(const char* text) { return *parse_capability(text); }
+ClangCommandInputs command_for(const fs::path& file) { return testing::command_inputs_for(file); }
+using testing::cap;
 
 ConfigurationSignature preprocessed(const fs::path& file, const std::string& text, const char* arch) {
   auto signature = preprocess_signature(device_parse_command(command_for(file), cap(arch)), file, text);

@@ -16,6 +16,7 @@
 #include "analyzers/isolation/analysis_wire.h"
 #include "analyzers/pipeline/arch_parses.h"
 #include "tests/unit/analysis_test_support.h"
+#include "tests/unit/device_command_support.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -28,16 +29,8 @@ fs::path write(const std::string& name, const std::string& text) {
   return path;
 }
 
-ClangCommandInputs command_for(const fs::path& file) {
-  ClangCommandInputs inputs;
-  inputs.file = file;
-  if (auto toolkit = find_cuda_toolkit(std::nullopt)) inputs.cuda_root = toolkit->root;
-  inputs.shim_dir = default_shim_dir();
-  inputs.resource_dir = default_resource_dir();
-  return inputs;
-}
-
-Capability cap(const char* text) { return *parse_capability(text); }
+ClangCommandInputs command_for(const fs::path& file) { return testing::command_inputs_for(file); }
+using testing::cap;
 
 // Every field of the facts, each kind's records in one order: a parse that carries records over
 // lists them after its own, and no rule depends on the order of records of different places.

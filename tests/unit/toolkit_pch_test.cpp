@@ -11,6 +11,7 @@
 #include "analyzers/frontend/cuda_toolkit.h"
 #include "analyzers/frontend/toolkit_pch.h"
 #include "analyzers/pipeline/analysis.h"
+#include "tests/unit/device_command_support.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -32,12 +33,7 @@ std::string read(const fs::path& file) {
 }
 
 std::vector<std::string> command_for(const fs::path& file, const char* arch) {
-  ClangCommandInputs inputs;
-  inputs.file = file;
-  if (auto toolkit = find_cuda_toolkit(std::nullopt)) inputs.cuda_root = toolkit->root;
-  inputs.shim_dir = default_shim_dir();
-  inputs.resource_dir = default_resource_dir();
-  return device_parse_command(inputs, *parse_capability(arch));
+  return device_parse_command(kl::analyzers::testing::command_inputs_for(file), *parse_capability(arch));
 }
 
 // Findings as comparable text (rule, place, message).

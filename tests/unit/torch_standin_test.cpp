@@ -23,6 +23,7 @@
 #include "analyzers/frontend/torch_headers.h"
 #include "analyzers/pipeline/analysis.h"
 #include "support/fs_paths.h"
+#include "tests/unit/device_command_support.h"
 
 using namespace kl::analyzers;
 namespace fs = std::filesystem;
@@ -381,11 +382,7 @@ TEST_CASE("parsed-clean fixtures: the stand-in declares every API they call") {
   for (const auto& name : kParsedCleanFixtures) {
     const fs::path file = fixture(name);
     const std::string text = read(file);
-    ClangCommandInputs inputs;
-    inputs.file = file;
-    if (auto toolkit = find_cuda_toolkit(std::nullopt)) inputs.cuda_root = toolkit->root;
-    inputs.shim_dir = default_shim_dir();
-    inputs.resource_dir = default_resource_dir();
+    ClangCommandInputs inputs = kl::analyzers::testing::command_inputs_for(file);
     for (const char* standard : {"-std=c++17", "-std=c++20"}) {
       // -I, not the -isystem of a lint: errors in system headers are not reported, and an error
       // in the stand-in itself must fail this test too.
