@@ -144,8 +144,7 @@ class SignatureRecorder : public clang::PPCallbacks {
     clang::SourceLocation defined_at = info->getDefinitionLoc();
     if (auto definition_file = user_file(defined_at)) {
       const unsigned defined_offset = sources_.getFileOffset(defined_at);
-      const bool in_main =
-          sources_.getFileID(sources_.getExpansionLoc(defined_at)) == sources_.getMainFileID();
+      const bool in_main = in_main_file(defined_at);
       std::string where = *definition_file + ":" + std::to_string(defined_offset);
       record(event + where, "macro\n" + macro + (in_main ? *definition_file : where), at, *file, offset,
              offset + 1, in_main ? defined_offset : ConfigurationEvent::kNone);
@@ -167,9 +166,12 @@ class SignatureRecorder : public clang::PPCallbacks {
               unsigned definition = ConfigurationEvent::kNone) {
     signature_.add_event(event);
     if (!events_) return;
-    bool in_main_file = sources_.getFileID(sources_.getExpansionLoc(at)) == sources_.getMainFileID();
     events_->push_back(
-        {in_main_file, llvm::xxh3_64bits(file), begin, end, definition, llvm::xxh3_64bits(what)});
+        {in_main_file(at), llvm::xxh3_64bits(file), begin, end, definition, llvm::xxh3_64bits(what)});
+  }
+
+  bool in_main_file(clang::SourceLocation loc) const {
+    return sources_.getFileID(sources_.getExpansionLoc(loc)) == sources_.getMainFileID();
   }
 
   // The file's name when `loc` is in a user file (SourceView's test: not a system header, not a

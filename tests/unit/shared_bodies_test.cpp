@@ -50,6 +50,26 @@ class SharingOff {
   ~SharingOff() { unsetenv("KERNEL_LSP_DISABLE_SHARED_BODIES"); }
 };
 
+// The signature events of `arch`'s configuration of `request`'s file, from a preprocessing run.
+ConfigurationEvents events_of(const ParseRequest& request, const char* arch) {
+  ConfigurationEvents out;
+  REQUIRE(preprocess_signature(device_parse_command(request.command, cap(arch)), request.file, request.text,
+                               nullptr, nullptr, nullptr, nullptr, &out));
+  return out;
+}
+
+// What a parse of `text` for 7.5 can skip, after the first parse, for 9.0.
+std::optional<SharedBodies> plan_for_sm75(const fs::path& file, const std::string& text) {
+  ParseRequest request{
+      .file = file, .text = text, .command = command_for(file), .features = &FeatureTable::builtin()};
+  FileAnalysis result;
+  std::vector<ArchParse> parses = parse_arch_by_arch(request, {cap("7.5"), cap("9.0")}, result);
+  REQUIRE(parses.size() == 2);
+  REQUIRE(parses[0].definitions);
+  return plan_shared_bodies({*parses[0].definitions, parses[0].events, *parses[0].facts}, text, file.string(),
+                            events_of(request, "7.5"));
+}
+
 // Kernels whose code an arch test reaches in several ways, and kernels it does not reach.
 const char* kMixed = R"(#include <cuda_runtime.h>
 namespace demo {
@@ -166,13 +186,8 @@ TEST_CASE(
     REQUIRE(parses.size() == 2);  // 9.0 (with 8.0), 7.5
     REQUIRE(parses[0].definitions);
     const FirstParse first{*parses[0].definitions, parses[0].events, *parses[0].facts};
-    auto events = [&](const char* arch) {
-      ConfigurationEvents out;
-      REQUIRE(preprocess_signature(device_parse_command(request.command, cap(arch)), file, kMixed, nullptr,
-                                   nullptr, nullptr, nullptr, &out));
-      return out;
-    };
-    std::optional<SharedBodies> plan = plan_shared_bodies(first, kMixed, file.string(), events("7.5"));
+    std::optional<SharedBodies> plan =
+        plan_shared_bodies(first, kMixed, file.string(), events_of(request, "7.5"));
     REQUIRE(plan);
     // copy, strided and scale (unchanged kernels) are skipped; warp_sum is read by tiered, and
     // launch_all launches tiered and older; wide and launch_wide see another vec_t.
@@ -206,18 +221,7 @@ TEST_CASE("what the events cannot place in the main file's definitions leaves a 
       "#include \"kl_arch_header.cuh\"\n"
       "__global__ void k(int* out) { out[threadIdx.x] = width(); }\n"
       "__global__ void j(int* out) { out[threadIdx.x] = 1; }\n";
-  fs::path file = write("kl_arch_header.cu", text);
-  ParseRequest request{
-      .file = file, .text = text, .command = command_for(file), .features = &FeatureTable::builtin()};
-  FileAnalysis result;
-  std::vector<ArchParse> parses = parse_arch_by_arch(request, {cap("7.5"), cap("9.0")}, result);
-  REQUIRE(parses.size() == 2);
-  REQUIRE(parses[0].definitions);
-  ConfigurationEvents other;
-  REQUIRE(preprocess_signature(device_parse_command(request.command, cap("7.5")), file, text, nullptr,
-                               nullptr, nullptr, nullptr, &other));
-  CHECK_FALSE(plan_shared_bodies({*parses[0].definitions, parses[0].events, *parses[0].facts}, text,
-                                 file.string(), other));
+  CHECK_FALSE(plan_for_sm75(write("kl_arch_header.cu", text), text));
 }
 
 TEST_CASE("facts the first parse anchors in a header leave a configuration parsed whole") {
@@ -229,18 +233,7 @@ TEST_CASE("facts the first parse anchors in a header leave a configuration parse
       "#include \"kl_header_kernel.cuh\"\n"
       "__global__ void k(int* out) {\n#if __CUDA_ARCH__ >= 800\n  out[threadIdx.x] = 2;\n#endif\n}\n"
       "void launch(float* out, int n) { fill<float><<<1, 32>>>(out, n); }\n";
-  fs::path file = write("kl_header_kernel.cu", text);
-  ParseRequest request{
-      .file = file, .text = text, .command = command_for(file), .features = &FeatureTable::builtin()};
-  FileAnalysis result;
-  std::vector<ArchParse> parses = parse_arch_by_arch(request, {cap("7.5"), cap("9.0")}, result);
-  REQUIRE(parses.size() == 2);
-  REQUIRE(parses[0].definitions);
-  ConfigurationEvents other;
-  REQUIRE(preprocess_signature(device_parse_command(request.command, cap("7.5")), file, text, nullptr,
-                               nullptr, nullptr, nullptr, &other));
-  CHECK_FALSE(plan_shared_bodies({*parses[0].definitions, parses[0].events, *parses[0].facts}, text,
-                                 file.string(), other));
+  CHECK_FALSE(plan_for_sm75(write("kl_header_kernel.cu", text), text));
 }
 
 TEST_CASE("the findings of every arch are those of configurations parsed whole") {
